@@ -1,0 +1,132 @@
+"""Claim matching: is a quote on the page, on it with other numbers, or absent?
+
+Matching ignores case, runs of white space, typographic quotes and dashes,
+non-breaking spaces and thousands separators ("$5,000" matches "$5000").
+A quote whose words are on the page with other numbers in the numbers'
+places is ``changed``, and the numbers found are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from extractors.values import CheckOutcome, ClaimCheck
+
+_FOLD = str.maketrans(
+    {
+        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u00b4`", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"),
+        **dict.fromkeys("\u00a0\u2007\u2009\u200a\u202f\u3000\t\r\n\f\v", " "),
+        **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad", ""),
+    }
+)
+# A comma (or narrow no-break space) between a digit and exactly three digits.
+_THOUSANDS = re.compile(r"(?<=\d)[,\u202f](?=\d{3}(?!\d))")
+_NUMBER = r"\d+(?:\.\d+)?"
+_NUMBER_RE = re.compile(_NUMBER)
+_MIN_LETTERS_FOR_CHANGED = 3
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedText:
+    """Text folded for matching, with each folded character's offset in the original."""
+
+    original: str
+    folded: str
+    offsets: tuple[int, ...]
+
+    def span(self, start: int, end: int) -> str:
+        """The original text behind folded[start:end]."""
+        if start >= end:
+            return ""
+        return self.original[self.offsets[start] : self.offsets[end - 1] + 1]
+
+
+def normalize_text(text: str) -> NormalizedText:
+    """Fold case, quotes, dashes, spaces and thousands separators, keeping offsets."""
+    drop = {m.start() for m in _THOUSANDS.finditer(text)}
+    out: list[str] = []
+    offsets: list[int] = []
+    pending_space = False
+    for i, ch in enumerate(text):
+        if i in drop:
+            continue
+        folded = ch.translate(_FOLD)
+        if not folded:
+            continue
+        if folded.isspace():
+            pending_space = bool(out)
+            continue
+        if pending_space:
+            out.append(" ")
+            offsets.append(i - 1)
+            pending_space = False
+        for piece in folded.lower():
+            out.append(piece)
+            offsets.append(i)
+    return NormalizedText(text, "".join(out), tuple(offsets))
+
+
+def fold(text: str) -> str:
+    """The folded form alone (for comparisons that need no offsets)."""
+    return normalize_text(text).folded
+
+
+def _quote_pattern(folded_quote: str) -> tuple[re.Pattern[str], int] | None:
+    """A pattern matching the quote with any numbers in its numbers' places."""
+    parts = _NUMBER_RE.split(folded_quote)
+    count = len(parts) - 1
+    if count == 0:
+        return None
+    letters = sum(ch.isalpha() for ch in "".join(parts))
+    if letters < _MIN_LETTERS_FOR_CHANGED:
+        return None
+    number = rf"(?<![\d.])({_NUMBER})(?!\d|\.\d)"
+    pattern = number.join(re.escape(p) for p in parts)
+    return re.compile(pattern), count
+
+
+def match_claim(quote: str, page: NormalizedText | str) -> ClaimCheck:
+    """Check one quote against a page's main text."""
+    if isinstance(page, str):
+        page = normalize_text(page)
+    folded_quote = fold(quote).strip()
+    if not folded_quote:
+        return ClaimCheck(CheckOutcome.ABSENT)
+    wanted = tuple(float(n) for n in _NUMBER_RE.findall(folded_quote))
+    compiled = _quote_pattern(folded_quote)
+    if compiled is None:
+        return _match_literal(folded_quote, page, wanted)
+    pattern, _ = compiled
+    first_changed: re.Match[str] | None = None
+    for m in pattern.finditer(page.folded):
+        found = tuple(float(g) for g in m.groups())
+        if found == wanted:
+            return ClaimCheck(CheckOutcome.CONFIRMED, page.span(m.start(), m.end()), found)
+        if first_changed is None:
+            first_changed = m
+    if first_changed is not None:
+        found = tuple(float(g) for g in first_changed.groups())
+        text = page.span(first_changed.start(), first_changed.end())
+        return ClaimCheck(CheckOutcome.CHANGED, text, found)
+    return ClaimCheck(CheckOutcome.ABSENT)
+
+
+def _match_literal(
+    folded_quote: str, page: NormalizedText, wanted: tuple[float, ...]
+) -> ClaimCheck:
+    guard_start = r"(?<![\d.])" if folded_quote[0].isdigit() else ""
+    guard_end = r"(?!\d|\.\d)" if folded_quote[-1].isdigit() else ""
+    m = re.search(guard_start + re.escape(folded_quote) + guard_end, page.folded)
+    if m is None:
+        return ClaimCheck(CheckOutcome.ABSENT)
+    return ClaimCheck(CheckOutcome.CONFIRMED, page.span(m.start(), m.end()), wanted)
+
+
+def match_claims(quotes: Iterable[str], text: str) -> list[ClaimCheck]:
+    """Check several quotes against one page, folding the page once."""
+    page = normalize_text(text)
+    return [match_claim(q, page) for q in quotes]

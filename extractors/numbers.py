@@ -1,0 +1,243 @@
+"""Quoted numbers: a small grammar for the figures a careful analyst quotes.
+
+Each figure keeps its kind, unit, currency, qualifier and sentence. Model
+names and versions ("H100", "v5e-4", "GPT-4") and years used as names
+("NeurIPS 2026") are not figures; neither is a bare number with no unit.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from extractors.values import NumberKind, QuotedNumber
+
+MONTHS = {
+    name: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for name in names
+}
+CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
+CURRENCY_CODES = ("USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "INR", "CNY", "SGD")
+CURRENCY_WORDS = {"dollars": "USD", "euros": "EUR", "pounds": "GBP"}
+SCALES = {
+    "k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6,
+    "b": 1e9, "bn": 1e9, "billion": 1e9,
+}
+DURATION_UNITS = {
+    "second": "second", "seconds": "second", "sec": "second", "secs": "second",
+    "minute": "minute", "minutes": "minute", "min": "minute", "mins": "minute",
+    "hour": "hour", "hours": "hour", "hr": "hour", "hrs": "hour", "h": "hour",
+    "day": "day", "days": "day", "week": "week", "weeks": "week",
+    "month": "month", "months": "month", "year": "year", "years": "year",
+}
+SIZE_UNITS = ("KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB")
+WORD_NUMBERS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
+    "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100,
+}
+QUALIFIERS = (
+    "up to", "at least", "at most", "more than", "less than", "fewer than", "over",
+    "under", "about", "around", "approximately", "roughly", "nearly", "almost", "within",
+)
+# Words after a number that do not make it a count of something.
+NOT_NOUNS = frozenset(
+    "a an the of to and or in on at for by with from as is are was were be been it its this "
+    "that these those per than vs via if so but not no into onto out up".split()
+)
+
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_START = r"(?<![\w.\-/])"  # not glued to a word: H100, v5e-4, GPT-4
+_SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion)\b"
+_QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
+_PER = r"(?:\s*(?:/|per\s+|a\s+)(?P<per>[A-Za-z][A-Za-z-]{0,20}))?"
+_MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_YEAR = r"(?:19|20)\d\d"
+_DMY = rf"(?P<d1>{_DAY})\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>{_YEAR}))?"
+_MDY = rf"(?P<m2>{_MONTH})\s+(?P<d2>{_DAY})(?:,?\s+(?P<y2>{_YEAR}))?"
+_ISO = rf"(?P<iso>{_YEAR}-[01]\d-[0-3]\d)"
+
+_FLAGS = re.I
+PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
+    (
+        NumberKind.DATE_RANGE,
+        re.compile(
+            rf"\b(?P<a>{_DAY}(?:\s+{_MONTH})?|{_MONTH}\s+{_DAY}|{_ISO.replace('?P<iso>', '')})"
+            rf"\s*(?:to|until|through|thru|-|–|—)\s*"
+            rf"(?P<b>{_DAY}\s+{_MONTH}(?:,?\s+{_YEAR})?|{_MONTH}\s+{_DAY}(?:,?\s+{_YEAR})?"
+            rf"|{_YEAR}-[01]\d-[0-3]\d)\b",
+            _FLAGS,
+        ),
+    ),
+    (NumberKind.DATE, re.compile(rf"\b(?:{_ISO}|{_DMY}|{_MDY})\b", _FLAGS)),
+    (
+        NumberKind.MONEY,
+        re.compile(
+            rf"{_QUAL}(?P<cur>US\$|[$€£¥₹]|(?:{'|'.join(CURRENCY_CODES)})\s?)"
+            rf"(?P<num>{_NUM})(?:\s?(?P<scale>{_SCALE}))?"
+            rf"(?:\s?(?:-|–|to)\s?(?:US\$|[$€£¥₹])?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
+            rf"(?P<plus>\+)?{_PER}",
+            _FLAGS,
+        ),
+    ),
+    (
+        NumberKind.MONEY,
+        re.compile(
+            rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?P<scale>{_SCALE}))?\s?"
+            rf"(?P<cur>{'|'.join(CURRENCY_CODES)}|dollars|euros|pounds)\b{_PER}",
+            _FLAGS,
+        ),
+    ),
+    (
+        NumberKind.PERCENT,
+        re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?"
+                   rf"\s?(?:%|percent\b|per cent\b)", _FLAGS),
+    ),
+    (
+        NumberKind.DURATION,
+        re.compile(
+            rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})"
+            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?[\s-]?"
+            rf"(?P<unit>{'|'.join(sorted(DURATION_UNITS, key=len, reverse=True))})\b{_PER}",
+            _FLAGS,
+        ),
+    ),
+    (
+        NumberKind.NUMBER,
+        re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})\s?(?P<unit>{'|'.join(SIZE_UNITS)})\b{_PER}"),
+    ),
+    (
+        NumberKind.COUNT,
+        re.compile(
+            rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})(?:\s?(?P<scale>{_SCALE}))?"
+            rf"(?P<plus>\+)?\s(?P<unit>[a-z][a-z-]{{1,30}})\b{_PER}",
+            _FLAGS,
+        ),
+    ),
+]
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9$€£])|\n+")
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def extract_numbers(text: str, now: datetime) -> list[QuotedNumber]:
+    """Every figure in the text, in reading order; year-less dates take now's year."""
+    found: list[QuotedNumber] = []
+    for sentence in split_sentences(text):
+        found.extend(_numbers_in(sentence, now.date()))
+    return found
+
+
+def _numbers_in(sentence: str, today: date) -> list[QuotedNumber]:
+    taken: list[tuple[int, int]] = []
+    hits: list[tuple[int, QuotedNumber]] = []
+    for kind, pattern in PATTERNS:
+        for m in pattern.finditer(sentence):
+            start, end = m.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            number = _build(kind, m, sentence, today)
+            if number is None:
+                continue
+            taken.append((start, end))
+            hits.append((start, number))
+    return [n for _, n in sorted(hits, key=lambda h: h[0])]
+
+
+def _build(kind: NumberKind, m: re.Match[str], sentence: str, today: date) -> QuotedNumber | None:
+    raw = m.group(0).strip()
+    g = m.groupdict()
+    if kind is NumberKind.DATE:
+        day = _parse_date(m.group(0), today)
+        if day is None:
+            return None
+        return QuotedNumber(kind, None, raw, sentence, date_from=day, date_to=day)
+    if kind is NumberKind.DATE_RANGE:
+        return _date_range(m, raw, sentence, today)
+    value = _to_float(g["num"], g.get("scale"))
+    if value is None:
+        return None
+    value_end = _to_float(g["num2"], g.get("scale2") or g.get("scale")) if g.get("num2") else None
+    qualifier = (g.get("qual") or "").lower() or None
+    if qualifier == "~":
+        qualifier = "about"
+    if g.get("plus"):
+        qualifier = qualifier or "at least"
+    per = g.get("per")
+    if per and not qualifier:
+        qualifier = f"per {per.lower()}"
+    if kind is NumberKind.MONEY:
+        cur = g["cur"].strip()
+        currency = CURRENCY_SYMBOLS.get(cur.lower()) or CURRENCY_WORDS.get(cur.lower())
+        currency = currency or cur.upper()
+        unit = per.lower() if per else None
+        return QuotedNumber(kind, value, raw, sentence, value_end, unit, currency, qualifier)
+    if kind is NumberKind.PERCENT:
+        return QuotedNumber(kind, value, raw, sentence, value_end, "%", None, qualifier)
+    if kind is NumberKind.DURATION:
+        unit = DURATION_UNITS[g["unit"].lower()]
+        return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
+    unit = g["unit"]
+    if kind is NumberKind.COUNT:
+        if unit.lower() in NOT_NOUNS or _is_year(g["num"], g.get("scale")):
+            return None
+        unit = unit.lower()
+    return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
+
+
+def _is_year(num: str, scale: str | None) -> bool:
+    return scale is None and re.fullmatch(_YEAR, num) is not None
+
+
+def _to_float(num: str | None, scale: str | None) -> float | None:
+    if num is None:
+        return None
+    if num.lower() in WORD_NUMBERS:
+        value = float(WORD_NUMBERS[num.lower()])
+    else:
+        value = float(num.replace(",", ""))
+    if scale:
+        value *= SCALES[scale.lower()]
+    return value
+
+
+def _parse_date(text: str, today: date, default_year: int | None = None) -> date | None:
+    text = text.strip().rstrip(".").replace(",", " ")
+    iso = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)", text)
+    try:
+        if iso:
+            return date(int(iso[1]), int(iso[2]), int(iso[3]))
+        words = text.replace(".", " ").split()
+        month = next((MONTHS[w.lower()] for w in words if w.lower() in MONTHS), None)
+        day = next((int(re.sub(r"\D", "", w)) for w in words if re.match(r"\d{1,2}(st|nd|rd|th)?$", w, re.I)), None)
+        year = next((int(w) for w in words if re.fullmatch(_YEAR, w)), None)
+        if month is None or day is None:
+            return None
+        return date(year or default_year or today.year, month, day)
+    except ValueError:
+        return None
+
+
+def _date_range(m: re.Match[str], raw: str, sentence: str, today: date) -> QuotedNumber | None:
+    end = _parse_date(m["b"], today)
+    if end is None:
+        return None
+    a = m["a"]
+    if re.fullmatch(_DAY, a.strip(), re.I):  # "15-20 July 2026": the month comes from the end
+        start = date(end.year, end.month, int(re.sub(r"\D", "", a))) if int(re.sub(r"\D", "", a)) <= 31 else None
+    else:
+        start = _parse_date(a, today, default_year=end.year)
+    if start is None:
+        return None
+    return QuotedNumber(NumberKind.DATE_RANGE, None, raw, sentence, date_from=start, date_to=end)

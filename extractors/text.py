@@ -1,0 +1,107 @@
+"""HTML to main text: trafilatura first, a BeautifulSoup reading where it fails."""
+
+from __future__ import annotations
+
+import re
+
+import lxml.html
+import trafilatura
+from bs4 import BeautifulSoup, NavigableString, Tag
+
+from extractors.values import PageText
+
+# Elements that never hold the page's own content.
+CHROME_TAGS = (
+    "script", "style", "noscript", "template", "svg", "iframe", "canvas",
+    "nav", "header", "footer", "aside", "form", "button", "select", "dialog",
+)
+# Elements that end a line of text.
+BLOCK_TAGS = frozenset(
+    "address article blockquote br dd div dl dt fieldset figcaption figure h1 h2 h3 h4 h5 h6 "
+    "hr li main ol p pre section table tbody thead tfoot tr ul caption summary details".split()
+)
+CELL_TAGS = frozenset({"td", "th"})
+# Below this many characters trafilatura's reading is compared with the fallback's.
+SHORT_TEXT = 200
+_SPACES = re.compile(r"[ \t\u00a0\u2009\u202f]+")
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def extract_main_text(html: str, url: str | None = None) -> PageText:
+    """The main text of an HTML page (tables kept, comments dropped) and its title."""
+    if not html.strip():
+        return PageText(None, "", "empty")
+    title = extract_title(html)
+    text = _trafilatura_text(html, url)
+    if text is not None and len(text) >= SHORT_TEXT:
+        return PageText(title, text, "trafilatura")
+    # A short page (a one-paragraph notice) is read without its chrome: trafilatura
+    # keeps navigation words there, the fallback drops nav, header and footer.
+    fallback = fallback_text(html)
+    if fallback or not text:
+        return PageText(title, fallback, "fallback")
+    return PageText(title, text, "trafilatura")
+
+
+def extract_title(html: str) -> str | None:
+    """The page's <title>, white space folded; None when it has none."""
+    m = re.search(r"<title[^>]*>(.*?)</title\s*>", html[:200_000], re.I | re.S)
+    if m is None:
+        return None
+    try:
+        title = lxml.html.fromstring(f"<p>{m.group(1)}</p>").text_content()
+    except (ValueError, lxml.etree.ParserError):
+        title = m.group(1)
+    title = " ".join(title.split())
+    return title or None
+
+
+def _trafilatura_text(html: str, url: str | None) -> str | None:
+    try:
+        text = trafilatura.extract(
+            html,
+            url=url,
+            include_tables=True,
+            include_comments=False,
+            include_images=False,
+            output_format="txt",
+        )
+    except (ValueError, TypeError, RecursionError, lxml.etree.LxmlError):
+        return None
+    return _tidy(text) if text else None
+
+
+def fallback_text(html: str) -> str:
+    """A plain reading of the page: chrome removed, a line per block, cells apart."""
+    soup = BeautifulSoup(html, "html.parser")
+    for tag in soup.find_all(CHROME_TAGS):
+        tag.decompose()
+    root: Tag = soup.find("main") or soup.find("article") or soup.body or soup
+    pieces: list[str] = []
+    _walk(root, pieces)
+    return _tidy("".join(pieces))
+
+
+def _walk(node: Tag, out: list[str]) -> None:
+    for child in node.children:
+        if isinstance(child, NavigableString):
+            if type(child) is NavigableString:  # skip comments, doctypes, CDATA
+                out.append(str(child))
+            continue
+        if not isinstance(child, Tag):
+            continue
+        name = child.name
+        if name in BLOCK_TAGS:
+            out.append("\n")
+            _walk(child, out)
+            out.append("\n")
+        elif name in CELL_TAGS:
+            out.append(" | ")
+            _walk(child, out)
+        else:
+            _walk(child, out)
+
+
+def _tidy(text: str) -> str:
+    lines = (_SPACES.sub(" ", line).strip(" |") for line in text.splitlines())
+    return _BLANK_LINES.sub("\n\n", "\n".join(line.strip() for line in lines)).strip()

@@ -1,0 +1,78 @@
+"""Domain values produced by the extractors: frozen, hashable, free of I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+
+
+class Status(StrEnum):
+    """The canonical statuses of a programme (CONTRACT.md, SQL views)."""
+
+    OPEN = "open"
+    WAITLIST = "waitlist"
+    PAUSED = "paused"
+    EXHAUSTED = "exhausted"
+    CLOSED = "closed"
+    ENDED = "ended"
+    DISCONTINUED = "discontinued"
+
+
+class CheckOutcome(StrEnum):
+    """What a claim check found on one page."""
+
+    CONFIRMED = "confirmed"
+    CHANGED = "changed"
+    ABSENT = "absent"
+
+
+class NumberKind(StrEnum):
+    MONEY = "money"
+    PERCENT = "percent"
+    COUNT = "count"
+    DURATION = "duration"
+    DATE = "date"
+    DATE_RANGE = "date_range"
+    NUMBER = "number"
+
+
+@dataclass(frozen=True, slots=True)
+class PageText:
+    """The main text of a page, as the extractor read it."""
+
+    title: str | None
+    text: str
+    method: str  # "trafilatura" or "fallback"
+
+
+@dataclass(frozen=True, slots=True)
+class QuotedNumber:
+    """One figure on a page, with its unit, qualifier and the sentence around it."""
+
+    kind: NumberKind
+    value: float | None
+    raw: str
+    sentence: str
+    value_end: float | None = None
+    unit: str | None = None
+    currency: str | None = None
+    qualifier: str | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StatusMention:
+    status: Status
+    phrase: str
+    sentence: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimCheck:
+    """The outcome of checking one quote against one page's text."""
+
+    outcome: CheckOutcome
+    found_text: str | None = None
+    found_values: tuple[float, ...] = ()

@@ -1,0 +1,97 @@
+"""The record card of `evidence show`: the hand-kept card, kept true by machine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flows.render import cell, day, evidence_line, freshness_line, table
+from warehouse.queries import Result
+
+
+def _rows(result: Result) -> list[dict[str, Any]]:
+    columns, rows = result
+    return [dict(zip(columns, r, strict=True)) for r in rows]
+
+
+def render_card(data: dict[str, Result]) -> str:
+    (rec,) = _rows(data["record"])
+    out = [f"{rec['title']}", f"id: {rec['record_id']}", ""]
+    fields = rec["fields"] or []
+    width = max([len(f["name"]) for f in fields] + [8])
+    out += [f"{f['name'].ljust(width)}  {f['value']}" for f in fields]
+    if fields:
+        out.append("")
+    out.append(evidence_line(rec["grade"], rec["sources_confirming"]))
+    out.append(freshness_line(rec["freshness"], rec["checked_at"], rec["stale_on"], rec["via"]))
+    window_days = rec["window_s"] / 86400
+    out.append(
+        f"Window: {window_days:g} days; stale on {day(rec['stale_on'])}"
+        if rec["stale_on"] else f"Window: {window_days:g} days"
+    )
+
+    checks: dict[str, list[dict[str, Any]]] = {}
+    for row in _rows(data["checks"]):
+        checks.setdefault(row["claim_id"], []).append(row)
+    out += ["", "Claims:"]
+    claims = _rows(data["claims"])
+    if not claims:
+        out.append("  (none: a record with no claims stays unverified)")
+    for claim in claims:
+        status = f" [status: {claim['status']}]" if claim["status"] else ""
+        out.append(f"  {claim['claim_id']}: {claim['grade']}{status}")
+        out.append(f"    quote: \"{claim['quote']}\"")
+        for check in checks.get(claim["claim_id"], []):
+            line = f"    {check['source_id']} ({check['role']}): {check['outcome']}"
+            if check["outcome"] == "changed":
+                line += f", found {cell(check['found_values'])}: \"{check['found_text']}\""
+            elif check["checked_at"] is not None:
+                line += f" (checked {day(check['checked_at'])})"
+            out.append(line)
+
+    extracts = _rows(data["extracts"])
+    numbers = [e for e in extracts if e["what"] == "number"]
+    statuses = [e for e in extracts if e["what"] == "status"]
+    out += ["", "Parsed numbers:"]
+    if numbers:
+        out.append(_indent(table(
+            ["source", "kind", "value", "unit", "qualifier", "raw"],
+            [(n["source_id"], n["kind"], _value(n), n["currency"] or n["unit"], n["qualifier"],
+              n["raw"]) for n in numbers],
+        )))
+    else:
+        out.append("  (none)")
+    out += ["", "Statuses:"]
+    if statuses:
+        out += [f"  {s['source_id']}: {s['kind']} (\"{s['raw']}\") — {_short(s['sentence'])}"
+                for s in statuses]
+    else:
+        out.append("  (none)")
+
+    out += ["", "Sources:"]
+    columns, rows = data["sources"]
+    health = _rows((columns, rows))
+    out.append(_indent(table(
+        ["source", "role", "last outcome", "http", "last ok", "failures", "url"],
+        [(h["source_id"], h["role"], h["last_outcome"] or "never fetched", h["last_http_status"],
+          day(h["last_ok_at"]) if h["last_ok_at"] else "never", h["consecutive_failures"],
+          h["url"]) for h in health],
+        max_width=80,
+    )))
+    return "\n".join(out)
+
+
+def _value(n: dict[str, Any]) -> str:
+    if n["kind"] in ("date", "date_range"):
+        start, end = n["date_from"], n["date_to"]
+        return str(start) if start == end else f"{start} to {end}"
+    value = cell(n["value"])
+    return f"{value}-{cell(n['value_end'])}" if n["value_end"] is not None else value
+
+
+def _short(text: str, width: int = 100) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())

@@ -1,0 +1,221 @@
+"""The `evidence` command. Read commands never import Prefect; refresh, serve and demo do.
+
+Expected errors (config, database, a refresh already running) print one line
+on stderr and exit 2; a crash exits 1 with its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import duckdb
+
+from flows import clock
+from flows.config import Catalog, config_dir_from, load_catalog, load_settings, resolve_db
+from flows.errors import EvidenceError
+from flows.render import as_csv, as_json, table
+from warehouse import queries
+from warehouse.db import connect
+from warehouse.errors import WarehouseError
+
+EXIT_USER_ERROR = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", metavar="DIR", help="config directory (default ./config, env EVIDENCE_CONFIG)")
+    common.add_argument("--db", metavar="PATH", help="database file (env EVIDENCE_DB; default from settings.yaml)")
+    parser = argparse.ArgumentParser(
+        prog="evidence",
+        description="Keep a catalog of facts true: fetch sources, check claims, grade evidence.",
+        parents=[common],
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("refresh", parents=[common], help="run the refresh flow once: fetch, snapshot, extract, check, grade")
+    p.add_argument("--record", action="append", metavar="ID", help="refresh only this record (repeatable)")
+    p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
+
+    sub.add_parser("status", parents=[common], help="one row per record: grade, sources confirming, freshness")
+
+    p = sub.add_parser("show", parents=[common], help="the record card of one record")
+    p.add_argument("record_id", metavar="ID")
+
+    p = sub.add_parser("sql", parents=[common], help="run a read-only SQL query on the warehouse")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format (default table)")
+
+    sub.add_parser("sources", parents=[common], help="source health, one row per source")
+
+    p = sub.add_parser("alerts", parents=[common], help="open alerts (--all: every alert)")
+    p.add_argument("--all", action="store_true", help="include closed alerts")
+
+    p = sub.add_parser("serve", parents=[common], help="run the refresh on schedule.cron until stopped")
+    p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
+
+    p = sub.add_parser("demo", parents=[common], help="the whole cycle offline against bundled pages on 127.0.0.1")
+    p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except (EvidenceError, WarehouseError) as e:
+        print(f"evidence: {e}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        print("evidence: interrupted", file=sys.stderr)
+        return 130
+
+
+def _db_for_reading(args: argparse.Namespace) -> Path:
+    config_dir = config_dir_from(args.config)
+    settings = load_settings(config_dir) if config_dir.is_dir() else None
+    if settings is None:
+        from flows.config import Settings
+
+        settings = Settings()
+    return resolve_db(args.db, settings)
+
+
+def _read(args: argparse.Namespace) -> duckdb.DuckDBPyConnection:
+    return connect(_db_for_reading(args), read_only=True, now=clock.now())
+
+
+def cmd_refresh(args: argparse.Namespace) -> int:
+    catalog = _catalog(args)
+    catalog.select(args.record)
+    db = resolve_db(args.db, catalog.settings)
+    from flows.prefect_env import configure_prefect
+
+    configure_prefect(args.verbose)
+    from flows.refresh import refresh_flow
+
+    rows = refresh_flow(str(catalog.config_dir), str(db), args.record)
+    print_summary(rows)
+    return 0
+
+
+def print_summary(rows: list[dict]) -> None:
+    columns = ["record", "grade", "freshness", "fetched", "failed", "confirming", "stale_on"]
+    print(table(columns, [[r[c] for c in columns] for r in rows]))
+
+
+def _catalog(args: argparse.Namespace) -> Catalog:
+    return load_catalog(config_dir_from(args.config))
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    con = _read(args)
+    try:
+        columns, rows = queries.status(con)
+    finally:
+        con.close()
+    print(table(columns, rows))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from flows.card import render_card
+
+    con = _read(args)
+    try:
+        data = queries.card(con, args.record_id)
+        known = queries.record_ids(con) if data is None else []
+    finally:
+        con.close()
+    if data is None:
+        hint = f"; known: {', '.join(sorted(known)[:10])}" if known else ""
+        raise EvidenceError(f"no record {args.record_id!r} in the warehouse{hint}")
+    print(render_card(data))
+    return 0
+
+
+def cmd_sql(args: argparse.Namespace) -> int:
+    con = _read(args)
+    try:
+        queries.lock_down(con)
+        columns, rows = queries.run_query(con, args.query)
+    except duckdb.Error as e:
+        message = str(e).strip().splitlines()[0]
+        if "read-only" in message or "read only" in message:
+            message += " (evidence sql is read-only)"
+        raise EvidenceError(f"sql error: {message}") from None
+    finally:
+        con.close()
+    if args.format == "json":
+        print(as_json(columns, rows))
+    elif args.format == "csv":
+        print(as_csv(columns, rows))
+    else:
+        print(table(columns, rows, max_width=80))
+    return 0
+
+
+def cmd_sources(args: argparse.Namespace) -> int:
+    con = _read(args)
+    try:
+        columns, rows = queries.sources(con)
+    finally:
+        con.close()
+    print(table(columns, rows, max_width=70))
+    return 0
+
+
+def cmd_alerts(args: argparse.Namespace) -> int:
+    con = _read(args)
+    try:
+        columns, rows = queries.alerts(con, args.all)
+    finally:
+        con.close()
+    if not rows:
+        print("no open alerts" if not args.all else "no alerts")
+        return 0
+    print(table(columns, rows))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    catalog = _catalog(args)
+    db = resolve_db(args.db, catalog.settings)
+    from flows.prefect_env import configure_prefect
+
+    configure_prefect(args.verbose)
+    from flows.refresh import refresh_flow
+
+    print(f"evidence: serving the refresh on cron {catalog.settings.schedule.cron!r}", file=sys.stderr)
+    refresh_flow.serve(
+        name="evidence-refresh",
+        cron=catalog.settings.schedule.cron,
+        parameters={"config_dir": str(catalog.config_dir), "db_path": str(db)},
+    )
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from flows.demo import run_demo
+
+    return run_demo(args.db, args.verbose)
+
+
+COMMANDS = {
+    "refresh": cmd_refresh,
+    "status": cmd_status,
+    "show": cmd_show,
+    "sql": cmd_sql,
+    "sources": cmd_sources,
+    "alerts": cmd_alerts,
+    "serve": cmd_serve,
+    "demo": cmd_demo,
+}
+
+if __name__ == "__main__":
+    sys.exit(main())

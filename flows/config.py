@@ -1,0 +1,417 @@
+"""Config: settings.yaml and records/*.yaml, validated before anything is fetched.
+
+Every mistake becomes one ConfigError naming the file, the line where known,
+and the fix. YAML is composed first (nodes keep their line numbers), turned
+into plain data with a cap on nodes (anchors cannot expand without bound),
+then validated with pydantic.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
+
+from extractors.values import Status
+from flows.errors import ConfigError
+
+__version__ = "0.1.0"
+DEFAULT_USER_AGENT = (
+    f"evidence-pipeline/{__version__} (+https://github.com/evidence-pipeline/evidence-pipeline)"
+)
+MAX_YAML_NODES = 100_000
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def parse_duration(value: object) -> timedelta:
+    """'15d' -> 15 days; units s, m, h, d, w."""
+    if isinstance(value, timedelta):
+        return value
+    m = _DURATION.match(str(value)) if isinstance(value, str | int | float) else None
+    if m is None or isinstance(value, bool):
+        raise ValueError(
+            f"bad duration {value!r}: write a number and a unit s, m, h, d or w, e.g. 15d"
+        )
+    return timedelta(seconds=float(m[1]) * _UNIT_SECONDS[m[2]])
+
+
+Duration = Annotated[timedelta, BeforeValidator(parse_duration)]
+
+
+def _check_slug(value: str) -> str:
+    if not SLUG.match(value):
+        raise ValueError(
+            f"bad id {value!r}: use lowercase letters, digits and '-', e.g. {slugify(value)!r}"
+        )
+    return value
+
+
+Slug = Annotated[str, BeforeValidator(lambda v: _check_slug(str(v)))]
+
+
+def slugify(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:80] or "source"
+
+
+def source_slug(url: str) -> str:
+    """The default id of a source: a slug of its URL's host and path."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    return slugify(f"{host.removeprefix('www.')} {parts.path}")
+
+
+def check_url(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"bad url {url!r}: only http:// and https:// URLs with a host are fetched")
+    return url
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FetchSettings(_Strict):
+    timeout_s: float = Field(20.0, gt=0)
+    concurrency: int = Field(16, ge=1, le=1000)
+    per_host: int = Field(2, ge=1, le=100)
+    retries: int = Field(2, ge=0, le=10)
+    max_bytes: int = Field(5_000_000, ge=1024)
+    user_agent: str = DEFAULT_USER_AGENT
+    obey_robots: bool = True
+    archive_fallback: str | None = None
+
+    @field_validator("archive_fallback")
+    @classmethod
+    def _archive_url(cls, v: str | None) -> str | None:
+        return None if v is None else check_url(v)
+
+
+class AlertSettings(_Strict):
+    after_failures: int = Field(3, ge=1)
+    resend_after: Duration = timedelta(hours=24)
+    notify: list[str] = Field(default_factory=list)
+
+
+class ScheduleSettings(_Strict):
+    cron: str = "0 6 * * *"
+
+    @field_validator("cron")
+    @classmethod
+    def _cron(cls, v: str) -> str:
+        from cronsim import CronSim, CronSimError
+
+        try:
+            CronSim(v, datetime.now(UTC))
+        except CronSimError as e:
+            raise ValueError(f"bad cron {v!r} ({e}): use five fields, e.g. '0 6 * * *'") from e
+        return v
+
+
+class Settings(_Strict):
+    database: str = "data/evidence.duckdb"
+    freshness_window: Duration = timedelta(days=15)
+    fetch: FetchSettings = FetchSettings()
+    alerts: AlertSettings = AlertSettings()
+    schedule: ScheduleSettings = ScheduleSettings()
+
+
+class SourceConfig(_Strict):
+    id: Slug | None = None
+    url: Annotated[str, BeforeValidator(lambda v: check_url(str(v)))]
+    role: Literal["primary", "third-party"]
+    obey_robots: bool | None = None
+
+    @property
+    def source_id(self) -> str:
+        return self.id or source_slug(self.url)
+
+
+class ClaimConfig(_Strict):
+    id: Slug
+    quote: str = Field(min_length=1)
+    status: Status | None = None
+    sources: list[str] | None = None
+
+
+class RecordConfig(_Strict):
+    id: Slug
+    title: str = Field(min_length=1)
+    freshness_window: Duration | None = None
+    fields: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
+    sources: list[SourceConfig] = Field(min_length=1)
+    claims: list[ClaimConfig] = Field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A validated record, with its file and effective freshness window."""
+
+    config: RecordConfig
+    file: str
+    window: timedelta
+
+    @property
+    def id(self) -> str:
+        return self.config.id
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    settings: Settings
+    records: tuple[Record, ...]
+    config_dir: Path
+
+    def select(self, record_ids: list[str] | None) -> tuple[Record, ...]:
+        if not record_ids:
+            return self.records
+        known = {r.id for r in self.records}
+        for rid in record_ids:
+            if rid not in known:
+                raise ConfigError(
+                    str(self.config_dir / "records"),
+                    f"no record {rid!r}{_did_you_mean(rid, known)}",
+                )
+        return tuple(r for r in self.records if r.id in record_ids)
+
+
+# --- YAML with line numbers -------------------------------------------------
+
+
+@dataclass
+class _Lines:
+    """Line numbers (1-based) of every path in a YAML document."""
+
+    lines: dict[tuple[Any, ...], int]
+
+    def find(self, loc: tuple[Any, ...]) -> int | None:
+        while loc:
+            if loc in self.lines:
+                return self.lines[loc]
+            loc = loc[:-1]
+        return self.lines.get(())
+
+
+def _load_yaml(path: Path) -> tuple[Any, _Lines]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(str(path), f"not UTF-8 text ({e.reason}): save the file as UTF-8") from e
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise ConfigError(
+            str(path),
+            f"unparseable YAML: {problem}: check indentation, colons and quotes",
+            mark.line + 1 if mark else None,
+        ) from e
+    if node is None:
+        return None, _Lines({})
+    lines: dict[tuple[Any, ...], int] = {}
+    budget = [MAX_YAML_NODES]
+    data = _to_data(node, (), lines, budget, path)
+    return data, _Lines(lines)
+
+
+def _to_data(
+    node: yaml.Node, loc: tuple[Any, ...], lines: dict, budget: list[int], path: Path
+) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise ConfigError(
+            str(path),
+            f"more than {MAX_YAML_NODES} YAML nodes (anchors expanding?): write the data out",
+            node.start_mark.line + 1,
+        )
+    lines.setdefault(loc, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = _scalar(key_node)
+            if key in out:
+                raise ConfigError(
+                    str(path), f"duplicate key {key!r}: keep one", key_node.start_mark.line + 1
+                )
+            lines[(*loc, key)] = key_node.start_mark.line + 1
+            out[key] = _to_data(value_node, (*loc, key), lines, budget, path)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_to_data(v, (*loc, i), lines, budget, path) for i, v in enumerate(node.value)]
+    return _scalar(node)
+
+
+def _scalar(node: yaml.Node) -> Any:
+    value = yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+    return value if isinstance(value, str | int | float | bool | None) else str(value)
+
+
+# --- loading ----------------------------------------------------------------
+
+
+def config_dir_from(flag: str | None) -> Path:
+    return Path(flag or os.environ.get("EVIDENCE_CONFIG") or "config")
+
+
+def load_settings(config_dir: Path) -> Settings:
+    path = config_dir / "settings.yaml"
+    if not path.exists():
+        return Settings()
+    data, lines = _load_yaml(path)
+    if data is None:
+        return Settings()
+    if not isinstance(data, dict):
+        raise ConfigError(str(path), "settings must be a mapping of keys to values", 1)
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as e:
+        raise _config_error(path, e, lines, Settings) from None
+
+
+def load_catalog(config_dir: Path) -> Catalog:
+    """Settings and every record, or a ConfigError for the first mistake."""
+    if not config_dir.is_dir():
+        raise ConfigError(str(config_dir), "no such config directory: pass --config DIR")
+    settings = load_settings(config_dir)
+    records: list[Record] = []
+    seen: dict[str, str] = {}
+    files = sorted((config_dir / "records").glob("*.y*ml"))
+    for path in files:
+        data, lines = _load_yaml(path)
+        if data is None:
+            continue
+        items = data if isinstance(data, list) else [data]
+        for index, item in enumerate(items):
+            prefix: tuple[Any, ...] = (index,) if isinstance(data, list) else ()
+            if not isinstance(item, dict):
+                raise ConfigError(
+                    str(path), "a record must be a mapping (id, title, sources, claims)",
+                    lines.find(prefix),
+                )
+            try:
+                record = RecordConfig.model_validate(item)
+            except ValidationError as e:
+                raise _config_error(path, e, lines, RecordConfig, prefix) from None
+            _check_record(record, path, lines, prefix)
+            if record.id in seen:
+                raise ConfigError(
+                    str(path),
+                    f"duplicate record id {record.id!r} (also in {seen[record.id]}): "
+                    "give each record its own id",
+                    lines.find((*prefix, "id")),
+                )
+            seen[record.id] = str(path)
+            window = record.freshness_window or settings.freshness_window
+            records.append(Record(record, str(path), window))
+    return Catalog(settings, tuple(records), config_dir)
+
+
+def _check_record(record: RecordConfig, path: Path, lines: _Lines, prefix: tuple) -> None:
+    ids: dict[str, int] = {}
+    for i, source in enumerate(record.sources):
+        sid = source.source_id
+        if sid in ids:
+            raise ConfigError(
+                str(path),
+                f"record {record.id!r}: duplicate source id {sid!r} "
+                f"(sources {ids[sid]} and {i}): give each source its own id",
+                lines.find((*prefix, "sources", i)),
+            )
+        ids[sid] = i
+    claim_ids: set[str] = set()
+    for i, claim in enumerate(record.claims):
+        if claim.id in claim_ids:
+            raise ConfigError(
+                str(path),
+                f"record {record.id!r}: duplicate claim id {claim.id!r}: give each claim its own id",
+                lines.find((*prefix, "claims", i, "id")),
+            )
+        claim_ids.add(claim.id)
+        for j, name in enumerate(claim.sources or []):
+            if name not in ids:
+                raise ConfigError(
+                    str(path),
+                    f"record {record.id!r}: claim {claim.id!r} names unknown source {name!r}"
+                    f"{_did_you_mean(name, ids)}; known sources: {', '.join(ids)}",
+                    lines.find((*prefix, "claims", i, "sources", j)),
+                )
+
+
+def _did_you_mean(word: str, choices: object) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)  # type: ignore[call-overload]
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _config_error(
+    path: Path, error: ValidationError, lines: _Lines, model: type[BaseModel], prefix: tuple = ()
+) -> ConfigError:
+    first = error.errors()[0]
+    loc = tuple(first["loc"])
+    where = _dotted(loc)
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        known = _known_keys(model, loc[:-1])
+        message = (
+            f"unknown key {where!r}{_did_you_mean(str(loc[-1]), known)}; "
+            f"known keys here: {', '.join(known)}"
+        )
+    elif kind == "missing":
+        message = f"missing required key {where!r}: add it"
+    elif kind == "literal_error" and loc and loc[-1] == "role":
+        message = f"bad role {first.get('input')!r} at {where}: use primary or third-party"
+    elif kind == "enum" and loc and loc[-1] == "status":
+        statuses = ", ".join(s.value for s in Status)
+        message = f"bad status {first.get('input')!r} at {where}: use one of {statuses}"
+    else:
+        text = str(first["msg"]).removeprefix("Value error, ")
+        message = f"{where}: {text}"
+    return ConfigError(str(path), message, lines.find((*prefix, *loc)))
+
+
+def _dotted(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _known_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = current.model_fields.get(part) if hasattr(current, "model_fields") else None
+        if field is None:
+            return []
+        annotation = field.annotation
+        args = getattr(annotation, "__args__", ()) or ()
+        current = next(
+            (a for a in (annotation, *args) if isinstance(a, type) and issubclass(a, BaseModel)),
+            None,
+        )
+        if current is None:
+            return []
+    return list(current.model_fields)
+
+
+def resolve_db(flag: str | None, settings: Settings) -> Path:
+    """--db, else EVIDENCE_DB, else settings.database (relative to the current directory)."""
+    return Path(flag or os.environ.get("EVIDENCE_DB") or settings.database)

@@ -1,0 +1,338 @@
+"""The fetcher: httpx's async client, polite and bounded, every attempt recorded.
+
+Concurrency is bounded for the run and per host; connect errors, timeouts,
+429 and 5xx are retried with exponential backoff and jitter (Retry-After
+honoured up to a cap); redirects are followed by hand (at most 10, loops
+detected, http and https only); bodies are streamed and cut at max_bytes of
+*decoded* content (a gzip bomb is too_large); robots.txt is read once per
+host per run. httpx's exceptions become the contract's fetch outcomes here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import random
+import re
+import ssl
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from enum import StrEnum
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+from charset_normalizer import from_bytes
+from protego import Protego
+
+MAX_REDIRECTS = 10
+RETRY_AFTER_CAP_S = 30.0
+BACKOFF_BASE_S = 0.5
+ROBOTS_MAX_BYTES = 500_000
+HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain")
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+_REDIRECTS = {301, 302, 303, 307, 308}
+
+
+class Outcome(StrEnum):
+    OK = "ok"
+    NOT_MODIFIED = "not_modified"
+    HTTP_ERROR = "http_error"
+    TIMEOUT = "timeout"
+    DNS_ERROR = "dns_error"
+    CONNECT_ERROR = "connect_error"
+    TLS_ERROR = "tls_error"
+    TOO_LARGE = "too_large"
+    BAD_CONTENT = "bad_content"
+    REDIRECT_LOOP = "redirect_loop"
+    ROBOTS_DISALLOWED = "robots_disallowed"
+    SOFT_404 = "soft_404"
+    BLOCKED = "blocked"
+
+    @property
+    def success(self) -> bool:
+        return self in (Outcome.OK, Outcome.NOT_MODIFIED)
+
+
+RETRYABLE = {Outcome.TIMEOUT, Outcome.CONNECT_ERROR, Outcome.DNS_ERROR}
+
+
+@dataclass(frozen=True, slots=True)
+class FetchRequest:
+    url: str
+    etag: str | None = None
+    last_modified: str | None = None
+    obey_robots: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One try at one URL, as the contract's `fetches` view records it."""
+
+    url: str
+    started_at: datetime
+    elapsed_ms: int
+    outcome: Outcome
+    http_status: int | None = None
+    error: str | None = None
+    body: bytes | None = None
+    text: str | None = None
+    content_type: str | None = None
+    encoding: str | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    final_url: str | None = None
+    retry_after_s: float | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class FetchLimits:
+    timeout_s: float = 20.0
+    concurrency: int = 16
+    per_host: int = 2
+    retries: int = 2
+    max_bytes: int = 5_000_000
+    user_agent: str = "evidence-pipeline"
+
+
+class _Failed(Exception):
+    def __init__(self, outcome: Outcome, error: str, status: int | None = None) -> None:
+        super().__init__(error)
+        self.outcome = outcome
+        self.status = status
+
+
+class Fetcher:
+    """Fetches many URLs with one client; use `fetch_all` from a coroutine."""
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        limits: FetchLimits,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        sleep: Callable[[float], object] = asyncio.sleep,
+    ) -> None:
+        self.client = client
+        self.limits = limits
+        self.clock = clock
+        self.sleep = sleep
+        self._all = asyncio.Semaphore(limits.concurrency)
+        self._hosts: defaultdict[str, asyncio.Semaphore] = defaultdict(
+            lambda: asyncio.Semaphore(limits.per_host)
+        )
+        self._robots: dict[str, Protego | None] = {}
+        self._robots_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def fetch_all(self, requests: Iterable[FetchRequest]) -> dict[str, list[Attempt]]:
+        """Every attempt per URL (the last one is the result)."""
+        reqs = list(requests)
+        results = await asyncio.gather(*(self.fetch(r) for r in reqs))
+        return {r.url: attempts for r, attempts in zip(reqs, results, strict=True)}
+
+    async def fetch(self, request: FetchRequest) -> list[Attempt]:
+        attempts: list[Attempt] = []
+        for number in range(self.limits.retries + 1):
+            attempt = await self._attempt(request)
+            attempts.append(attempt)
+            if not _retryable(attempt) or number == self.limits.retries:
+                break
+            backoff = BACKOFF_BASE_S * 2**number * (0.5 + random.random())  # noqa: S311
+            delay = attempt.retry_after_s if attempt.retry_after_s is not None else backoff
+            await self.sleep(min(delay, RETRY_AFTER_CAP_S))
+        return attempts
+
+    async def _attempt(self, request: FetchRequest) -> Attempt:
+        started_at = self.clock()
+        t0 = time.monotonic()
+        host = urlsplit(request.url).netloc.lower()
+        try:
+            if request.obey_robots and not await self._robots_allow(request.url):
+                raise _Failed(Outcome.ROBOTS_DISALLOWED, "disallowed by robots.txt")
+            async with self._all, self._hosts[host]:
+                async with asyncio.timeout(self.limits.timeout_s):
+                    result = await self._get(request)
+        except _Failed as e:
+            result = {"outcome": e.outcome, "error": str(e), "http_status": e.status}
+            if isinstance(e, _RetryLater):
+                result["retry_after_s"] = e.retry_after_s
+        except (TimeoutError, httpx.TimeoutException):
+            result = {"outcome": Outcome.TIMEOUT, "error": f"no answer within {self.limits.timeout_s:g}s"}
+        except httpx.HTTPError as e:
+            result = {"outcome": _classify(e), "error": _describe(e)}
+        elapsed_ms = int((time.monotonic() - t0) * 1000)
+        return Attempt(request.url, started_at, elapsed_ms, **result)
+
+    async def _get(self, request: FetchRequest) -> dict:
+        headers = {"User-Agent": self.limits.user_agent, "Accept": "text/html,text/plain;q=0.9,*/*;q=0.1"}
+        if request.etag:
+            headers["If-None-Match"] = request.etag
+        if request.last_modified:
+            headers["If-Modified-Since"] = request.last_modified
+        url = request.url
+        seen = {url}
+        for _hop in range(MAX_REDIRECTS + 1):
+            req = self.client.build_request("GET", url, headers=headers)
+            response = await self.client.send(req, stream=True, follow_redirects=False)
+            try:
+                if response.status_code in _REDIRECTS and "location" in response.headers:
+                    nxt = urljoin(url, response.headers["location"])
+                    if urlsplit(nxt).scheme not in ("http", "https"):
+                        raise _Failed(Outcome.BAD_CONTENT, f"redirect to a non-http URL: {nxt}")
+                    if nxt in seen:
+                        raise _Failed(Outcome.REDIRECT_LOOP, f"redirect loop at {nxt}")
+                    seen.add(nxt)
+                    url = nxt
+                    continue
+                return await self._read(response, url)
+            finally:
+                await response.aclose()
+        raise _Failed(Outcome.REDIRECT_LOOP, f"more than {MAX_REDIRECTS} redirects")
+
+    async def _read(self, response: httpx.Response, url: str) -> dict:
+        status = response.status_code
+        validators = {
+            "etag": response.headers.get("etag"),
+            "last_modified": response.headers.get("last-modified"),
+        }
+        if status == 304:
+            return {"outcome": Outcome.NOT_MODIFIED, "http_status": 304, "final_url": url, **validators}
+        if status >= 400:
+            error = f"HTTP {status} {response.reason_phrase}".strip()
+            if status == 429 or status >= 500:
+                raise _RetryLater(error, status, _retry_after(response.headers.get("retry-after"), self.clock()))
+            raise _Failed(Outcome.HTTP_ERROR, error, status)
+        ctype = response.headers.get("content-type", "")
+        mime = ctype.split(";")[0].strip().lower()
+        if mime and mime not in HTML_TYPES:
+            raise _Failed(Outcome.BAD_CONTENT, f"not HTML or text: {mime}", status)
+        body = await _read_capped(response, self.limits.max_bytes, status)
+        text, encoding = decode_body(body, response.charset_encoding)
+        if text is None:
+            raise _Failed(Outcome.BAD_CONTENT, "binary or undecodable content", status)
+        return {
+            "outcome": Outcome.OK, "http_status": status, "body": body, "text": text,
+            "content_type": mime or None, "encoding": encoding, "final_url": url, **validators,
+        }
+
+    async def _robots_allow(self, url: str) -> bool:
+        parts = urlsplit(url)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        async with self._robots_locks[origin]:
+            if origin not in self._robots:
+                self._robots[origin] = await self._read_robots(origin)
+        rules = self._robots[origin]
+        return rules is None or rules.can_fetch(url, self.limits.user_agent)
+
+    async def _read_robots(self, origin: str) -> Protego | None:
+        try:
+            async with asyncio.timeout(self.limits.timeout_s):
+                response = await self.client.get(
+                    origin + "/robots.txt",
+                    headers={"User-Agent": self.limits.user_agent},
+                    follow_redirects=True,
+                )
+        except (TimeoutError, httpx.HTTPError):
+            return None  # unreachable robots.txt: the fetch itself will say why
+        if response.status_code != 200:
+            return None  # 4xx: no rules; 5xx: treated as no rules, the page fetch decides
+        return Protego.parse(response.text[:ROBOTS_MAX_BYTES])
+
+
+class _RetryLater(_Failed):
+    def __init__(self, error: str, status: int, retry_after_s: float | None) -> None:
+        super().__init__(Outcome.HTTP_ERROR, error, status)
+        self.retry_after_s = retry_after_s
+
+
+def _retryable(attempt: Attempt) -> bool:
+    if attempt.outcome in RETRYABLE:
+        return True
+    status = attempt.http_status
+    return attempt.outcome is Outcome.HTTP_ERROR and status is not None and (status == 429 or status >= 500)
+
+
+async def _read_capped(response: httpx.Response, max_bytes: int, status: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > max_bytes:
+            raise _Failed(Outcome.TOO_LARGE, f"body larger than {max_bytes} bytes", status)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _retry_after(value: str | None, now: datetime) -> float | None:
+    """Retry-After in seconds, from a number of seconds or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - now).total_seconds())
+
+
+def decode_body(body: bytes, declared: str | None) -> tuple[str | None, str | None]:
+    """(text, encoding): the header's charset, else BOM, else <meta charset>, else detection."""
+    if body.count(b"\x00") > max(16, len(body) // 100):
+        return None, None
+    for candidate in (declared, _bom(body), _meta_charset(body)):
+        if candidate:
+            try:
+                codecs.lookup(candidate)
+            except LookupError:
+                continue
+            text = body.decode(candidate, errors="replace")
+            return text.lstrip("\ufeff"), codecs.lookup(candidate).name
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        best = from_bytes(body[:200_000]).best()
+        if best is None:
+            return None, None
+        return body.decode(best.encoding, errors="replace"), best.encoding
+    return body.decode("utf-8"), "utf-8"
+
+
+def _bom(body: bytes) -> str | None:
+    for bom, name in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+                      (codecs.BOM_UTF16_BE, "utf-16")):
+        if body.startswith(bom):
+            return name
+    return None
+
+
+def _meta_charset(body: bytes) -> str | None:
+    m = _META_CHARSET.search(body[:4096])
+    return m.group(1).decode("ascii", "ignore") if m else None
+
+
+def _classify(error: httpx.HTTPError) -> Outcome:
+    text = _describe(error).lower()
+    if isinstance(error, httpx.ConnectError):
+        if any(w in text for w in ("name or service", "nodename", "name resolution", "getaddrinfo", "no address")):
+            return Outcome.DNS_ERROR
+        if "ssl" in text or "certificate" in text or isinstance(error.__cause__, ssl.SSLError):
+            return Outcome.TLS_ERROR
+        return Outcome.CONNECT_ERROR
+    if isinstance(error, httpx.DecodingError):
+        return Outcome.BAD_CONTENT
+    if isinstance(error, httpx.UnsupportedProtocol):
+        return Outcome.BAD_CONTENT
+    if isinstance(error, httpx.TooManyRedirects):
+        return Outcome.REDIRECT_LOOP
+    return Outcome.CONNECT_ERROR
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0][:500]

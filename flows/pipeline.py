@@ -1,0 +1,197 @@
+"""The refresh's steps as plain functions; flows/refresh.py wraps them in Prefect tasks.
+
+Network I/O (fetch_batch), parsing (extract_batch) and the database
+(write_batch, check_claims, grade) are separate, so each can be tested,
+retried and scaled on its own. Only the flow's own thread writes the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import httpx
+
+from extractors.claims import match_claim, normalize_text
+from extractors.page import EXTRACTOR_VERSION, extract_page
+from flows.config import Catalog, Record
+from flows.fetch import Attempt, Fetcher, FetchLimits, FetchRequest
+from warehouse import store
+from warehouse.db import session
+from warehouse.rows import (
+    CheckRow,
+    ClaimRow,
+    FetchRow,
+    PageRow,
+    RecordRow,
+    SourceRow,
+    SourceState,
+)
+
+BATCH_SIZE = 200  # sources fetched, extracted and written together
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A (record, source) that a URL's fetch answers for."""
+
+    record_id: str
+    source_id: str
+
+
+@dataclass
+class Plan:
+    requests: list[FetchRequest]
+    targets: dict[str, list[Target]] = field(default_factory=dict)
+
+
+def catalog_rows(catalog: Catalog) -> tuple[list[RecordRow], list[SourceRow], list[ClaimRow]]:
+    records, sources, claims = [], [], []
+    for record in catalog.records:
+        c = record.config
+        fields = tuple((k, "" if v is None else str(v)) for k, v in c.fields.items())
+        records.append(
+            RecordRow(c.id, c.title, int(record.window.total_seconds()), fields, record.file)
+        )
+        sources.extend(SourceRow(c.id, s.source_id, s.url, s.role) for s in c.sources)
+        claims.extend(
+            ClaimRow(c.id, cl.id, cl.quote, cl.status.value if cl.status else None,
+                     tuple(cl.sources) if cl.sources is not None else None)
+            for cl in c.claims
+        )
+    return records, sources, claims
+
+
+def plan_requests(
+    records: Iterable[Record], states: dict[tuple[str, str], SourceState], obey_robots: bool
+) -> Plan:
+    """One request per distinct URL; conditional only when every source of it agrees."""
+    targets: dict[str, list[Target]] = defaultdict(list)
+    obey: dict[str, bool] = {}
+    for record in records:
+        for source in record.config.sources:
+            targets[source.url].append(Target(record.id, source.source_id))
+            wants = obey_robots if source.obey_robots is None else source.obey_robots
+            obey[source.url] = obey.get(source.url, False) or wants
+    requests = []
+    for url, ts in targets.items():
+        known = {states.get((t.record_id, t.source_id)) for t in ts}
+        state = known.pop() if len(known) == 1 else None
+        etag = state.etag if state else None
+        last_modified = state.last_modified if state else None
+        requests.append(FetchRequest(url, etag, last_modified, obey[url]))
+    return Plan(requests, dict(targets))
+
+
+def fetch_batch(
+    requests: Sequence[FetchRequest], limits: FetchLimits, clock: Callable[[], datetime]
+) -> dict[str, list[Attempt]]:
+    """Fetch every request (async inside); every attempt per URL."""
+
+    async def run() -> dict[str, list[Attempt]]:
+        timeout = httpx.Timeout(limits.timeout_s)
+        pool = httpx.Limits(max_connections=limits.concurrency, max_keepalive_connections=limits.concurrency)
+        async with httpx.AsyncClient(timeout=timeout, limits=pool, trust_env=False) as client:
+            return await Fetcher(client, limits, clock).fetch_all(requests)
+
+    return asyncio.run(run())
+
+
+def content_hash(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()
+
+
+def extract_batch(attempts: Iterable[Attempt], wanted: set[str]) -> list[PageRow]:
+    """Extract each wanted body once (pure CPU; safe to run in a worker)."""
+    pages: dict[str, PageRow] = {}
+    for a in attempts:
+        if a.body is None or a.text is None:
+            continue
+        digest = content_hash(a.body)
+        if digest not in wanted or digest in pages:
+            continue
+        page = extract_page(a.text, a.final_url or a.url, a.started_at)
+        pages[digest] = PageRow(
+            digest, a.body, a.content_type, a.encoding, page.title, page.text,
+            EXTRACTOR_VERSION, page.numbers, page.statuses,
+        )
+    return list(pages.values())
+
+
+def fetch_rows(results: dict[str, list[Attempt]], targets: dict[str, list[Target]]) -> list[FetchRow]:
+    """Every attempt, once per (record, source) that the URL answers for."""
+    rows = []
+    for url, attempts in results.items():
+        for t in targets[url]:
+            for a in attempts:
+                rows.append(
+                    FetchRow(
+                        t.record_id, t.source_id, url, a.started_at, a.elapsed_ms, a.outcome.value,
+                        a.http_status, a.error, "live", a.started_at,
+                        content_hash(a.body) if a.body is not None else None,
+                        a.etag, a.last_modified, a.final_url,
+                    )
+                )
+    return rows
+
+
+def check_claims(con: object) -> int:
+    """Check every claim against each newest snapshot not yet checked; returns checks made."""
+    pending = store.pending_checks(con)  # type: ignore[arg-type]
+    if not pending:
+        return 0
+    by_page: dict[str, list] = defaultdict(list)
+    for p in pending:
+        by_page[p.content_hash].append(p)
+    rows: list[CheckRow] = []
+    hashes = list(by_page)
+    for start in range(0, len(hashes), BATCH_SIZE):
+        chunk = hashes[start : start + BATCH_SIZE]
+        texts = store.page_texts(con, chunk)  # type: ignore[arg-type]
+        for digest in chunk:
+            page = normalize_text(texts.get(digest, ""))
+            for p in by_page[digest]:
+                check = match_claim(p.quote, page)
+                rows.append(
+                    CheckRow(p.record_id, p.claim_id, p.source_id, p.snapshot_id, p.quote,
+                             check.outcome.value, check.found_text, check.found_values)
+                )
+    store.write_checks(con, rows)  # type: ignore[arg-type]
+    return len(rows)
+
+
+def progress(message: str) -> None:
+    print(f"evidence: {message}", file=sys.stderr, flush=True)
+
+
+def chunks(items: Sequence, size: int) -> Iterable[Sequence]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def summary_rows(db_path: Path, run_id: str, now: datetime) -> list[dict]:
+    """One row per record: grade, freshness, and what this run's fetches found."""
+    with session(db_path, now=now) as con:
+        rows = con.execute(
+            """
+            WITH last AS (
+                SELECT record_id, source_id, arg_max(outcome, fetch_id) AS outcome
+                FROM store.fetches WHERE run_id = ? GROUP BY ALL
+            )
+            SELECT r.record_id, r.grade, r.freshness,
+                   count(l.source_id) FILTER (WHERE l.outcome IN ('ok', 'not_modified')) AS ok,
+                   count(l.source_id) FILTER (WHERE l.outcome NOT IN ('ok', 'not_modified')) AS failed,
+                   r.sources_confirming, r.stale_on
+            FROM record_status r LEFT JOIN last l USING (record_id)
+            GROUP BY ALL ORDER BY r.record_id
+            """,
+            [run_id],
+        ).fetchall()
+    keys = ("record", "grade", "freshness", "fetched", "failed", "confirming", "stale_on")
+    return [dict(zip(keys, r, strict=True)) for r in rows]

@@ -1,0 +1,98 @@
+"""Plain-text tables, CSV, JSON and the record card: presentation only."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+WHO_SAID_SO = {
+    "documented": "the primary source says so",
+    "reported": "a third party said so",
+    "contradicted": "the primary source says otherwise",
+    "unverified": "no source confirms it",
+}
+
+
+def cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M")
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list | tuple):
+        return ", ".join(cell(v) for v in value)
+    return str(value)
+
+
+def table(columns: Sequence[str], rows: Sequence[Sequence[Any]], max_width: int = 60) -> str:
+    """An aligned text table with a header rule; long cells are cut with an ellipsis."""
+    body = [[_cut(cell(v), max_width) for v in row] for row in rows]
+    widths = [max([len(c), *(len(r[i]) for r in body)]) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in body]
+    return "\n".join(lines)
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def to_json_value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, list | tuple):
+        return [to_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_json_value(v) for k, v in value.items()}
+    return value
+
+
+def as_json(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    objects = [
+        {c: to_json_value(v) for c, v in zip(columns, row, strict=True)} for row in rows
+    ]
+    return json.dumps(objects, ensure_ascii=False, indent=2)
+
+
+def as_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(
+            [json.dumps(to_json_value(v)) if isinstance(v, list | dict) else
+             ("" if v is None else to_json_value(v)) for v in row]
+        )
+    return out.getvalue().rstrip("\n")
+
+
+def day(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d") if value else "never"
+
+
+def evidence_line(grade: str, sources_confirming: int) -> str:
+    noun = "source" if sources_confirming == 1 else "sources"
+    return f"Evidence: {grade} — {sources_confirming} {noun}; {WHO_SAID_SO[grade]}"
+
+
+def freshness_line(
+    freshness: str, checked_at: datetime | None, stale_on: datetime | None, via: str | None
+) -> str:
+    if checked_at is None:
+        return "Freshness: unchecked — no source has backed every claim yet"
+    state = "fresh" if freshness == "fresh" else f"stale on {day(stale_on)}"
+    return f"Freshness: {state} — checked {day(checked_at)} ({via or 'live'})"

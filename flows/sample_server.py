@@ -1,0 +1,80 @@
+"""A small static web server on 127.0.0.1 for the demo (and the tests' whole-cycle runs).
+
+Serves the files of a directory with ETag and Last-Modified, answers
+conditional requests with 304, and 404 for anything missing. Port 0 picks a
+free port; `start()` returns once the socket listens (no sleeps).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from email.utils import formatdate
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+LAST_MODIFIED = formatdate(1_767_225_600, usegmt=True)  # 2026-01-01, fixed for repeatable runs
+TYPES = {".html": "text/html; charset=utf-8", ".txt": "text/plain; charset=utf-8"}
+
+
+class SampleSite:
+    def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.root = root
+        handler = type("Handler", (_Handler,), {"site": self})
+        self.server = ThreadingHTTPServer((host, port), handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> SampleSite:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def __enter__(self) -> SampleSite:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    site: SampleSite
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass  # quiet
+
+    def do_GET(self) -> None:  # noqa: N802
+        path = self.path.split("?", 1)[0]
+        if path == "/robots.txt":
+            return self._send(200, b"User-agent: *\nDisallow: /private/\n", "text/plain")
+        file = (self.site.root / path.lstrip("/")).resolve()
+        if file.is_dir():
+            file = file / "index.html"
+        if not file.is_relative_to(self.site.root.resolve()) or not file.is_file():
+            return self._send(404, b"<html><title>Not found</title><h1>Not found</h1></html>", "text/html")
+        body = file.read_bytes()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+        if self.headers.get("If-None-Match") == etag:
+            return self._send(304, b"", None, etag)
+        self._send(200, body, TYPES.get(file.suffix, "application/octet-stream"), etag)
+
+    def _send(self, status: int, body: bytes, ctype: str | None, etag: str | None = None) -> None:
+        self.send_response(status)
+        if ctype:
+            self.send_header("Content-Type", ctype)
+        if etag:
+            self.send_header("ETag", etag)
+            self.send_header("Last-Modified", LAST_MODIFIED)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if status != 304:
+            self.wfile.write(body)

@@ -1,0 +1,117 @@
+"""Connections and migrations: the only door into the DuckDB file."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+from warehouse.errors import WarehouseBusy, WarehouseError, WarehouseMissing
+
+READ_WAIT_S = 5.0  # how long a reader waits for a writer's lock before giving up
+_LOCK_WORDS = ("Could not set lock", "Conflicting lock", "lock on file")
+
+
+def sql_file(name: str) -> str:
+    """The text of warehouse/sql/<name>."""
+    return resources.files("warehouse.sql").joinpath(name).read_text(encoding="utf-8")
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every numbered migration, in order."""
+    out = []
+    for entry in resources.files("warehouse.migrations").iterdir():
+        m = re.match(r"^(\d+)_(\w+)\.sql$", entry.name)
+        if m:
+            out.append((int(m[1]), m[2], entry.read_text(encoding="utf-8")))
+    return sorted(out)
+
+
+def connect(
+    path: str | Path,
+    *,
+    read_only: bool = False,
+    now: datetime | None = None,
+    wait_s: float | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """Open the database; a writer also applies pending migrations.
+
+    A reader waits up to `wait_s` (default READ_WAIT_S) for a writer's lock,
+    then raises WarehouseBusy; a writer raises it at once.
+    """
+    path = Path(path)
+    if read_only and not path.exists():
+        raise WarehouseMissing(f"no database at {path}: run `evidence refresh` first")
+    if not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + (READ_WAIT_S if wait_s is None else wait_s)
+    while True:
+        try:
+            con = duckdb.connect(str(path), read_only=read_only)
+            break
+        except duckdb.Error as e:
+            if not any(w in str(e) for w in _LOCK_WORDS):
+                raise WarehouseError(f"cannot open database {path}: {_first_line(e)}") from e
+            if time.monotonic() >= deadline:
+                raise WarehouseBusy(
+                    f"a refresh is writing to {path}; try again when it finishes"
+                ) from e
+            time.sleep(0.1)
+    con.execute("SET TimeZone = 'UTC'")
+    if now is not None:
+        set_now(con, now)
+    if not read_only:
+        migrate(con)
+    return con
+
+
+@contextmanager
+def session(path: str | Path, **kwargs: object) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection closed on exit (a writer holds the lock only this long)."""
+    con = connect(path, **kwargs)  # type: ignore[arg-type]
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def set_now(con: duckdb.DuckDBPyConnection, now: datetime) -> None:
+    """Make views and grading read `now` as the current time (EVIDENCE_NOW)."""
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    # SET VARIABLE takes no parameters; the value is a formatted datetime, not user text.
+    con.execute(f"SET VARIABLE evidence_now = TIMESTAMPTZ '{now.isoformat()}'")
+
+
+def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
+    """Apply every migration not yet recorded, each in its own transaction."""
+    con.execute("CREATE SCHEMA IF NOT EXISTS store")
+    con.execute(
+        "CREATE TABLE IF NOT EXISTS store.migrations "
+        "(version INTEGER PRIMARY KEY, name VARCHAR, applied_at TIMESTAMPTZ DEFAULT now())"
+    )
+    done = {v for (v,) in con.execute("SELECT version FROM store.migrations").fetchall()}
+    applied = []
+    for version, name, sql in migrations():
+        if version in done:
+            continue
+        con.execute("BEGIN")
+        try:
+            con.execute(sql)
+            con.execute("INSERT INTO store.migrations (version, name) VALUES (?, ?)", [version, name])
+            con.execute("COMMIT")
+        except duckdb.Error:
+            con.execute("ROLLBACK")
+            raise
+        applied.append(version)
+    return applied
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__

@@ -1,0 +1,71 @@
+"""Read queries for the CLI: each returns (columns, rows) from a .sql file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+from warehouse.db import sql_file
+
+Result = tuple[list[str], list[tuple[Any, ...]]]
+
+
+def run(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> Result:
+    cur = con.execute(sql_file(name), params or None)
+    columns = [d[0] for d in cur.description or ()]
+    return columns, cur.fetchall()
+
+
+def run_query(con: duckdb.DuckDBPyConnection, query: str) -> Result:
+    """A user's query, as typed (the CLI runs it on a locked-down read-only connection)."""
+    cur = con.execute(query)
+    if cur.description is None:
+        return [], []
+    return [d[0] for d in cur.description], cur.fetchall()
+
+
+def lock_down(con: duckdb.DuckDBPyConnection) -> None:
+    """No files, no ATTACH, no settings changes: `evidence sql` only reads the warehouse."""
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+
+
+def status(con: duckdb.DuckDBPyConnection) -> Result:
+    return run(con, "status.sql")
+
+
+def sources(con: duckdb.DuckDBPyConnection) -> Result:
+    return run(con, "sources.sql")
+
+
+def alerts(con: duckdb.DuckDBPyConnection, include_closed: bool) -> Result:
+    query = "SELECT * FROM alerts"
+    if not include_closed:
+        query += " WHERE closed_at IS NULL"
+    return run_query(con, query + " ORDER BY opened_at DESC")
+
+
+def card(con: duckdb.DuckDBPyConnection, record_id: str) -> dict[str, Result] | None:
+    """Everything the record card shows, or None when there is no such record."""
+    head = run(con, "card_record.sql", record_id=record_id)
+    if not head[1]:
+        return None
+    return {
+        "record": head,
+        "claims": run(con, "card_claims.sql", record_id=record_id),
+        "checks": run(con, "card_checks.sql", record_id=record_id),
+        "extracts": run(con, "card_extracts.sql", record_id=record_id),
+        "sources": run_query_params(
+            con, "SELECT * FROM source_health WHERE record_id = ?", [record_id]
+        ),
+    }
+
+
+def record_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
+    return [r for (r,) in con.execute("SELECT record_id FROM store.records").fetchall()]
+
+
+def run_query_params(con: duckdb.DuckDBPyConnection, query: str, params: list[Any]) -> Result:
+    cur = con.execute(query, params)
+    return [d[0] for d in cur.description or ()], cur.fetchall()

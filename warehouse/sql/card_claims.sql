@@ -1,0 +1,2 @@
+SELECT claim_id, quote, status, grade, checked_at, confirming_sources, found_values
+FROM claim_status WHERE record_id = $record_id;

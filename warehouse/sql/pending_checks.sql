@@ -1,0 +1,12 @@
+-- Claim x newest successful snapshot pairs that have no check for the claim's current quote.
+SELECT c.record_id, c.claim_id, s.source_id, n.snapshot_id, c.quote, sn.content_hash
+FROM store.claims c
+JOIN store.sources s
+  ON s.record_id = c.record_id
+ AND (c.source_ids IS NULL OR list_contains(c.source_ids, s.source_id))
+JOIN store.current_snapshots n ON n.record_id = s.record_id AND n.source_id = s.source_id
+JOIN store.snapshots sn ON sn.snapshot_id = n.snapshot_id
+ANTI JOIN store.checks k
+  ON k.record_id = c.record_id AND k.claim_id = c.claim_id AND k.source_id = s.source_id
+ AND k.snapshot_id = n.snapshot_id AND k.quote = c.quote
+ORDER BY sn.content_hash;

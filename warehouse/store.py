@@ -1,0 +1,221 @@
+"""Writes and the reads the refresh needs. Every value is bound as a parameter."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+import duckdb
+
+from warehouse.db import sql_file
+from warehouse.rows import (
+    CheckRow,
+    ClaimRow,
+    FetchRow,
+    PageRow,
+    PendingCheck,
+    RecordRow,
+    SourceRow,
+    SourceState,
+)
+
+SUCCESS = ("ok", "not_modified")
+
+
+def sync_catalog(
+    con: duckdb.DuckDBPyConnection,
+    records: Sequence[RecordRow],
+    sources: Sequence[SourceRow],
+    claims: Sequence[ClaimRow],
+) -> None:
+    """Replace the stored catalog with the config just loaded (history is kept)."""
+    with transaction(con):
+        con.execute("DELETE FROM store.records")
+        con.execute("DELETE FROM store.sources")
+        con.execute("DELETE FROM store.claims")
+        _insert(
+            con, "store.records", 6,
+            [(r.record_id, r.title, r.window_s,
+              [{"name": k, "value": v} for k, v in r.fields], r.config_file, i)
+             for i, r in enumerate(records)],
+        )
+        _insert(
+            con, "store.sources", 5,
+            [(s.record_id, s.source_id, s.url, s.role, i) for i, s in enumerate(sources)],
+        )
+        _insert(
+            con, "store.claims", 6,
+            [(c.record_id, c.claim_id, c.quote, c.status,
+              list(c.source_ids) if c.source_ids is not None else None, i)
+             for i, c in enumerate(claims)],
+        )
+
+
+def source_states(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], SourceState]:
+    """Per (record, source): its newest snapshot and the validators that fetched it."""
+    rows = con.execute(
+        """
+        WITH newest AS (
+            SELECT record_id, source_id, arg_max(snapshot_id, snapshot_id) AS snapshot_id
+            FROM store.snapshots WHERE via = 'live' GROUP BY ALL
+        )
+        SELECT n.record_id, n.source_id, n.snapshot_id, s.content_hash,
+               arg_max(f.etag, f.fetch_id), arg_max(f.last_modified, f.fetch_id)
+        FROM newest n
+        JOIN store.snapshots s USING (snapshot_id)
+        LEFT JOIN store.fetches f
+          ON f.snapshot_id = n.snapshot_id AND f.outcome = 'ok' AND f.via = 'live'
+        GROUP BY ALL
+        """
+    ).fetchall()
+    return {(r[0], r[1]): SourceState(r[2], r[3], r[4], r[5]) for r in rows}
+
+
+def missing_pages(
+    con: duckdb.DuckDBPyConnection, hashes: Iterable[str], extractor_version: str
+) -> set[str]:
+    """The hashes with no stored extraction of this extractor version."""
+    wanted = sorted(set(hashes))
+    if not wanted:
+        return set()
+    have = con.execute(
+        "SELECT content_hash FROM store.pages "
+        "WHERE list_contains(?, content_hash) AND extractor_version = ?",
+        [wanted, extractor_version],
+    ).fetchall()
+    return set(wanted) - {h for (h,) in have}
+
+
+def write_fetches(
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    pages: Sequence[PageRow],
+    fetches: Sequence[FetchRow],
+    states: dict[tuple[str, str], SourceState],
+) -> int:
+    """Store pages, new snapshots and every attempt in one short transaction.
+
+    A body equal to the source's newest snapshot adds no snapshot; a 304 points
+    at the newest snapshot. Updates `states` in place; returns new snapshots.
+    """
+    with transaction(con):
+        _write_pages(con, pages)
+        snapshots = []
+        fetch_rows = []
+        for f in fetches:
+            key = (f.record_id, f.source_id)
+            snapshot_id: int | None = None
+            state = states.get(key)
+            if f.outcome == "ok" and f.content_hash is not None:
+                if state is not None and state.content_hash == f.content_hash and f.via == "live":
+                    snapshot_id = state.snapshot_id
+                else:
+                    (snapshot_id,) = con.execute("SELECT nextval('store.snapshot_ids')").fetchone()
+                    fetched_at = f.evidence_at or f.started_at
+                    snapshots.append(
+                        (snapshot_id, f.record_id, f.source_id, f.url, fetched_at,
+                         f.content_hash, f.via)
+                    )
+                if f.via == "live":
+                    states[key] = SourceState(snapshot_id, f.content_hash, f.etag, f.last_modified)
+            elif f.outcome == "not_modified" and state is not None:
+                snapshot_id = state.snapshot_id
+            fetch_rows.append(
+                (f.record_id, f.source_id, f.url, f.started_at, f.elapsed_ms, f.outcome,
+                 f.http_status, f.error, snapshot_id, f.via,
+                 (f.evidence_at or f.started_at) if snapshot_id is not None else None,
+                 f.etag, f.last_modified, f.final_url, run_id)
+            )
+        _insert(con, "store.snapshots", 7, snapshots)
+        if fetch_rows:
+            con.executemany(
+                "INSERT INTO store.fetches (fetch_id, record_id, source_id, url, started_at, "
+                "elapsed_ms, outcome, http_status, error, snapshot_id, via, evidence_at, etag, "
+                "last_modified, final_url, run_id) "
+                "VALUES (nextval('store.fetch_ids'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                fetch_rows,
+            )
+    return len(snapshots)
+
+
+def _write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> None:
+    if not pages:
+        return
+    hashes = [p.content_hash for p in pages]
+    for table in ("store.pages", "store.page_numbers", "store.page_statuses"):
+        con.execute(f"DELETE FROM {table} WHERE list_contains(?, content_hash)", [hashes])  # noqa: S608
+    _insert(
+        con, "store.pages", 8,
+        [(p.content_hash, zlib.compress(p.body, 6), len(p.body), p.content_type, p.encoding,
+          p.title, p.text, p.extractor_version) for p in pages],
+    )
+    _insert(
+        con, "store.page_numbers", 12,
+        [(p.content_hash, i, n.kind.value, n.value, n.value_end, n.unit, n.currency, n.qualifier,
+          n.date_from, n.date_to, n.raw, n.sentence)
+         for p in pages for i, n in enumerate(p.numbers)],
+    )
+    _insert(
+        con, "store.page_statuses", 5,
+        [(p.content_hash, i, s.status.value, s.phrase, s.sentence)
+         for p in pages for i, s in enumerate(p.statuses)],
+    )
+
+
+def pending_checks(con: duckdb.DuckDBPyConnection) -> list[PendingCheck]:
+    """Claim x newest-snapshot pairs with no stored check for the claim's current quote."""
+    rows = con.execute(sql_file("pending_checks.sql")).fetchall()
+    return [PendingCheck(*r) for r in rows]
+
+
+def page_texts(con: duckdb.DuckDBPyConnection, hashes: Iterable[str]) -> dict[str, str]:
+    wanted = sorted(set(hashes))
+    if not wanted:
+        return {}
+    rows = con.execute(
+        "SELECT content_hash, coalesce(text, '') FROM store.pages "
+        "WHERE list_contains(?, content_hash)",
+        [wanted],
+    ).fetchall()
+    return dict(rows)
+
+
+def write_checks(con: duckdb.DuckDBPyConnection, checks: Sequence[CheckRow]) -> None:
+    with transaction(con):
+        _insert(
+            con, "store.checks", 8,
+            [(c.record_id, c.claim_id, c.source_id, c.snapshot_id, c.quote, c.outcome,
+              c.found_text, list(c.found_values)) for c in checks],
+        )
+
+
+def grade_all(con: duckdb.DuckDBPyConnection) -> None:
+    """Recompute every claim's and record's grade and freshness, all at once."""
+    with transaction(con):
+        con.execute(sql_file("grade.sql"))
+
+
+def read_now(con: duckdb.DuckDBPyConnection) -> datetime:
+    (now,) = con.execute("SELECT evidence_now()").fetchone()  # type: ignore[misc]
+    return now
+
+
+class transaction:
+    """BEGIN ... COMMIT, or ROLLBACK on any error: nothing half-written."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+
+    def __enter__(self) -> duckdb.DuckDBPyConnection:
+        self.con.execute("BEGIN TRANSACTION")
+        return self.con
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.con.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, width: int, rows: list[tuple]) -> None:
+    if rows:
+        marks = ", ".join("?" * width)
+        con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)  # noqa: S608
