@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from flows.prefect_env import configure_prefect  # noqa: E402
+
+configure_prefect()
+os.environ.pop("EVIDENCE_NOW", None)
+os.environ.pop("EVIDENCE_DB", None)
+os.environ.pop("EVIDENCE_CONFIG", None)
+
+from servers import WebServer  # noqa: E402
+
+
+@pytest.fixture
+def web() -> Iterator[WebServer]:
+    server = WebServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def prefect_harness() -> Iterator[None]:
+    """One temporary Prefect server for the whole session (it costs seconds to start)."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield

@@ -1,0 +1,116 @@
+"""A real HTTP server on 127.0.0.1 for tests: routes set per test, hits counted."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Page:
+    body: bytes | str = b""
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    content_type: str | None = "text/html; charset=utf-8"
+    delay_s: float = 0.0
+    etag: bool = True  # send an ETag and honour If-None-Match
+
+    def raw(self) -> bytes:
+        return self.body.encode("utf-8") if isinstance(self.body, str) else self.body
+
+
+Handler = Callable[[BaseHTTPRequestHandler], None]
+
+
+class WebServer:
+    def __init__(self) -> None:
+        self.routes: dict[str, Page | Handler] = {}
+        self.hits: Counter[str] = Counter()
+        self.requests: list[tuple[str, dict[str, str]]] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._lock = threading.Lock()
+        server = self
+
+        class _H(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802
+                server._serve(self)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _H)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def start(self) -> WebServer:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def _serve(self, h: BaseHTTPRequestHandler) -> None:
+        path = h.path.split("?", 1)[0]
+        with self._lock:
+            self.hits[path] += 1
+            self.requests.append((h.path, dict(h.headers.items())))
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            route = self.routes.get(path)
+            if route is None:
+                send(h, 404, b"<html><title>404</title><h1>Not found</h1></html>")
+            elif callable(route):
+                route(h)
+            else:
+                self._page(h, route)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def _page(self, h: BaseHTTPRequestHandler, page: Page) -> None:
+        if page.delay_s:
+            time.sleep(page.delay_s)
+        body = page.raw()
+        headers = dict(page.headers)
+        if page.etag and page.status == 200:
+            tag = '"' + hashlib.sha256(body).hexdigest()[:12] + '"'
+            headers["ETag"] = tag
+            if h.headers.get("If-None-Match") == tag:
+                send(h, 304, b"", None, headers)
+                return
+        send(h, page.status, body, page.content_type, headers)
+
+
+def send(
+    h: BaseHTTPRequestHandler,
+    status: int,
+    body: bytes,
+    content_type: str | None = "text/html; charset=utf-8",
+    headers: dict[str, str] | None = None,
+) -> None:
+    h.send_response(status)
+    if content_type:
+        h.send_header("Content-Type", content_type)
+    for k, v in (headers or {}).items():
+        h.send_header(k, v)
+    h.send_header("Content-Length", str(len(body) if status != 304 else 0))
+    h.end_headers()
+    if status != 304:
+        h.wfile.write(body)
