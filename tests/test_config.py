@@ -1,0 +1,149 @@
+"""Every config mistake of the contract: one line naming file, line and fix; nothing written."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from flows.config import load_catalog, parse_duration
+from flows.errors import ConfigError
+
+GOOD = """\
+id: icml-2026-repro-credits
+title: ICML 2026 reproduction challenge GPU credits
+freshness_window: 15d
+fields:
+  verdict: trial
+sources:
+  - id: hf-blog
+    url: https://huggingface.co/blog/icml-2026-reproductions
+    role: primary
+  - id: howaiworks
+    url: https://howaiworks.ai/blog/icml-2026-agent-reproduction-challenge
+    role: third-party
+claims:
+  - id: prize-pool
+    quote: "$4,000 in GPU credits for the best runs"
+  - id: first-place
+    quote: "First place: $2,000"
+    sources: [howaiworks]
+"""
+
+
+def write(tmp_path: Path, records: dict[str, str], settings: str | None = None) -> Path:
+    (tmp_path / "records").mkdir(parents=True, exist_ok=True)
+    for name, text in records.items():
+        (tmp_path / "records" / name).write_text(textwrap.dedent(text))
+    if settings is not None:
+        (tmp_path / "settings.yaml").write_text(textwrap.dedent(settings))
+    return tmp_path
+
+
+def test_the_contract_example_loads(tmp_path: Path) -> None:
+    catalog = load_catalog(write(tmp_path, {"a.yaml": GOOD}))
+    (record,) = catalog.records
+    assert record.id == "icml-2026-repro-credits"
+    assert [s.source_id for s in record.config.sources] == ["hf-blog", "howaiworks"]
+    assert record.window.days == 15
+    assert catalog.settings.fetch.per_host == 2  # defaults
+
+
+def test_a_file_may_hold_a_list_and_source_ids_default_to_a_slug(tmp_path: Path) -> None:
+    text = """\
+    - id: a
+      title: A
+      sources: [{url: "https://www.Example.org/Free-GPU/", role: primary}]
+    - id: b
+      title: B
+      sources: [{url: "https://example.org/x", role: third-party}]
+    """
+    catalog = load_catalog(write(tmp_path, {"many.yaml": text}))
+    assert [r.id for r in catalog.records] == ["a", "b"]
+    assert catalog.records[0].config.sources[0].source_id == "example-org-free-gpu"
+
+
+@pytest.mark.parametrize(
+    ("edit", "line", "words"),
+    [
+        (("role: third-party", "role: thirdparty"), 12, ["bad role 'thirdparty'", "primary or third-party"]),
+        (("freshness_window: 15d", "freshness_window: 15 days"), 3, ["bad duration", "s, m, h, d or w"]),
+        (("fields:", "feilds:"), 4, ["unknown key 'feilds'", "did you mean 'fields'"]),
+        (("sources: [howaiworks]", "sources: [howaiwork]"), 18, ["unknown source 'howaiwork'", "did you mean 'howaiworks'"]),
+        (("id: first-place", "id: prize-pool"), 16, ["duplicate claim id 'prize-pool'"]),
+        (("id: howaiworks", "id: hf-blog"), 10, ["duplicate source id 'hf-blog'"]),
+        (("id: icml-2026-repro-credits", "id: ICML 2026"), 1, ["bad id 'ICML 2026'", "'icml-2026'"]),
+        (("    role: primary", "    role: primary\n  bad: [unclosed"), 10, ["unparseable YAML"]),
+        (("https://howaiworks.ai", "ftp://howaiworks.ai"), 11, ["only http:// and https://"]),
+        (("title: ICML 2026 reproduction challenge GPU credits\n", ""), 1, ["missing required key 'title'"]),
+    ],
+)
+def test_record_mistakes_name_file_line_and_fix(
+    tmp_path: Path, edit: tuple[str, str], line: int, words: list[str]
+) -> None:
+    assert edit[0] in GOOD
+    write(tmp_path, {"bad.yaml": GOOD.replace(edit[0], edit[1], 1)})
+    with pytest.raises(ConfigError) as info:
+        load_catalog(tmp_path)
+    message = str(info.value)
+    assert "\n" not in message
+    assert f"bad.yaml:{line}:" in message, message
+    for word in words:
+        assert word in message, message
+
+
+def test_duplicate_record_ids_across_files(tmp_path: Path) -> None:
+    write(tmp_path, {"a.yaml": GOOD, "b.yaml": GOOD})
+    with pytest.raises(ConfigError, match=r"b\.yaml:1: duplicate record id .* \(also in .*a\.yaml\)"):
+        load_catalog(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ("fetch:\n  concurency: 3\n", ["settings.yaml:2:", "unknown key 'fetch.concurency'", "concurrency"]),
+        ("alerts:\n  resend_after: soon\n", ["settings.yaml:2:", "bad duration 'soon'"]),
+        ("schedule:\n  cron: every day\n", ["settings.yaml:2:", "bad cron"]),
+        ("fetch: [1, 2\n", ["settings.yaml:", "unparseable YAML"]),
+    ],
+)
+def test_settings_mistakes(tmp_path: Path, settings: str, words: list[str]) -> None:
+    write(tmp_path, {"a.yaml": GOOD}, settings)
+    with pytest.raises(ConfigError) as info:
+        load_catalog(tmp_path)
+    for word in words:
+        assert word in str(info.value), str(info.value)
+
+
+def test_anchors_cannot_expand_without_bound(tmp_path: Path) -> None:
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    for i in range(1, 8):
+        prev = chr(ord("a") + i - 1)
+        cur = chr(ord("a") + i)
+        bomb += f"{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+    write(tmp_path, {"bomb.yaml": bomb})
+    with pytest.raises(ConfigError, match="YAML nodes"):
+        load_catalog(tmp_path)
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("15d", 15 * 86400), ("24h", 86400), ("90s", 90), ("2w", 1209600), ("1.5h", 5400)])
+def test_durations(text: str, seconds: int) -> None:
+    assert parse_duration(text).total_seconds() == seconds
+
+
+def test_cli_config_error_is_one_line_exit_2_and_writes_nothing(tmp_path: Path) -> None:
+    config = write(tmp_path / "config", {"bad.yaml": GOOD.replace("role: primary", "role: owner")})
+    db = tmp_path / "data" / "evidence.duckdb"
+    result = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "refresh", "--config", str(config), "--db", str(db)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr
+    assert "bad.yaml:9:" in lines[0] and "bad role 'owner'" in lines[0]
+    assert not db.exists() and not db.parent.exists()
