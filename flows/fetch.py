@@ -296,11 +296,29 @@ def decode_body(body: bytes, declared: str | None) -> tuple[str | None, str | No
     try:
         body.decode("utf-8")
     except UnicodeDecodeError:
-        best = from_bytes(body[:200_000]).best()
-        if best is None:
-            return None, None
-        return body.decode(best.encoding, errors="replace"), best.encoding
+        return _detect(body)
     return body.decode("utf-8"), "utf-8"
+
+
+_SINGLE_BYTE = ("cp", "windows", "iso8859", "latin", "mac", "koi8", "tis")
+
+
+def _detect(body: bytes) -> tuple[str | None, str | None]:
+    """Not UTF-8 and nothing declared: detect, preferring windows-1252 among single-byte guesses.
+
+    On short Western pages detectors pick a rare code page (cp775, mac-roman); browsers
+    default to windows-1252 there, and so do we when it decodes the bytes cleanly.
+    """
+    best = from_bytes(body[:200_000]).best()
+    guess = best.encoding if best is not None else None
+    if guess is None or guess.replace("_", "").startswith(_SINGLE_BYTE):
+        try:
+            return body.decode("cp1252"), "cp1252"
+        except UnicodeDecodeError:
+            pass
+    if guess is None:
+        return None, None
+    return body.decode(guess, errors="replace"), guess
 
 
 def _bom(body: bytes) -> str | None:
