@@ -16,6 +16,7 @@ import duckdb
 from flows import clock
 from flows.config import Catalog, config_dir_from, load_catalog, load_settings, resolve_db
 from flows.errors import EvidenceError
+from flows.lock import ensure_no_refresh
 from flows.render import as_csv, as_json, table
 from warehouse import queries
 from warehouse.db import connect
@@ -94,6 +95,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     catalog.select(args.record)
     db = resolve_db(args.db, catalog.settings)
+    ensure_no_refresh(db)
     from flows.prefect_env import configure_prefect
 
     configure_prefect(args.verbose)

@@ -35,3 +35,9 @@ def refresh_lock(db_path: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def ensure_no_refresh(db_path: Path) -> None:
+    """Fail fast, before Prefect starts, when a refresh already holds the lock."""
+    with refresh_lock(db_path):
+        pass
