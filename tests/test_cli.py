@@ -1,0 +1,183 @@
+"""The commands as a user types them: real processes, a real database file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from servers import Page, WebServer
+
+from flows.lock import refresh_lock
+
+NOW = "2026-11-04T06:00:00+00:00"
+
+
+def evidence(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    import os
+
+    full_env = {**os.environ, "EVIDENCE_NOW": NOW, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "flows.cli", *args], capture_output=True, text=True,
+        timeout=timeout, env=full_env,
+    )
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[WebServer]:
+    server = WebServer().start()
+    server.routes["/official"] = Page(
+        "<html><title>Credits</title><main><p>Each team gets $2,500 per team in credits. "
+        "Applications are open until 3 March 2027.</p></main></html>")
+    server.routes["/blog"] = Page(
+        "<html><title>Blog</title><article><p>Each team gets $2,000 per team in credits, "
+        "for 300 seats.</p></article></html>")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def warehouse(site: WebServer, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """One real `evidence refresh` process (Prefect and all) for every test here."""
+    root = tmp_path_factory.mktemp("cli")
+    config = root / "config"
+    (config / "records").mkdir(parents=True)
+    (config / "settings.yaml").write_text(f"database: {root / 'evidence.duckdb'}\nfetch:\n  retries: 0\n")
+    (config / "records" / "team.yaml").write_text(textwrap.dedent(f"""\
+        id: team-credits
+        title: Team credits
+        fields: {{verdict: grant}}
+        sources:
+          - {{id: official, url: "{site.url('/official')}", role: primary}}
+          - {{id: blog, url: "{site.url('/blog')}", role: third-party}}
+          - {{id: gone, url: "{site.url('/gone')}", role: third-party}}
+        claims:
+          - {{id: per-team, quote: "$2,000 per team"}}
+        """))
+    result = evidence("refresh", "--config", str(config), timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "team-credits  contradicted" in result.stdout
+    assert "evidence: refreshing 1 records: 3 URLs" in result.stderr
+    assert "Traceback" not in result.stderr
+    return config, root / "evidence.duckdb"
+
+
+def test_status(warehouse: tuple[Path, Path]) -> None:
+    config, _ = warehouse
+    result = evidence("status", "--config", str(config))
+    assert result.returncode == 0, result.stderr
+    header, rule, row = result.stdout.splitlines()
+    assert header.split() == ["id", "grade", "sources_confirming", "checked", "stale_on", "freshness"]
+    assert row.split()[:3] == ["team-credits", "contradicted", "1"]
+    assert row.split()[-1] == "fresh"
+
+
+def test_show_renders_the_record_card(warehouse: tuple[Path, Path]) -> None:
+    config, _ = warehouse
+    out = evidence("show", "team-credits", "--config", str(config)).stdout
+    assert "Evidence: contradicted — 1 source; the primary source says otherwise" in out
+    assert "Freshness: fresh — checked 2026-11-04 (live)" in out
+    assert 'official (primary): changed, found 2500: "$2,500 per team"' in out
+    assert "blog (third-party): confirmed" in out
+    assert "gone" in out and "http_error" in out
+    assert "open" in out and "Applications are open" in out  # statuses of the newest snapshot
+    assert "2027-03-03" in out  # a parsed date
+
+
+def test_show_unknown_record(warehouse: tuple[Path, Path]) -> None:
+    config, _ = warehouse
+    result = evidence("show", "nope", "--config", str(config))
+    assert result.returncode == 2
+    assert result.stderr.strip() == "evidence: no record 'nope' in the warehouse; known: team-credits"
+
+
+def test_sql_json_types(warehouse: tuple[Path, Path]) -> None:
+    config, _ = warehouse
+    result = evidence("sql", "SELECT record_id, checked_at, confirming_sources, found_values, "
+                      "NULL AS nothing FROM claim_status", "--format", "json", "--config", str(config))
+    assert result.returncode == 0, result.stderr
+    (row,) = json.loads(result.stdout)
+    assert row == {"record_id": "team-credits", "checked_at": "2026-11-04T06:00:00+00:00",
+                   "confirming_sources": ["blog"], "found_values": [2500.0], "nothing": None}
+
+
+def test_sql_csv_has_a_header(warehouse: tuple[Path, Path]) -> None:
+    config, _ = warehouse
+    result = evidence("sql", "SELECT source_id, outcome FROM fetches ORDER BY source_id",
+                      "--format", "csv", "--config", str(config))
+    assert result.stdout.splitlines() == ["source_id,outcome", "blog,ok", "gone,http_error", "official,ok"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["DELETE FROM store.fetches", "CREATE TABLE x (a INT)", "ATTACH '/tmp/other.duckdb' AS o",
+     "COPY (SELECT 1) TO '/tmp/leak.csv'"],
+)
+def test_sql_cannot_write(warehouse: tuple[Path, Path], query: str) -> None:
+    config, db = warehouse
+    result = evidence("sql", query, "--config", str(config))
+    assert result.returncode == 2
+    assert result.stderr.startswith("evidence: sql error:") and len(result.stderr.strip().splitlines()) == 1
+    assert evidence("sql", "SELECT count(*) AS n FROM fetches", "--format", "json",
+                    "--config", str(config)).stdout.count('"n": 3') == 1
+
+
+def test_sources(warehouse: tuple[Path, Path]) -> None:
+    config, _ = warehouse
+    lines = evidence("sources", "--config", str(config)).stdout.splitlines()
+    gone = next(line for line in lines if line.startswith("team-credits  gone"))
+    assert "http_error" in gone and "404" in gone and "False" in gone
+
+
+def test_alerts_empty(warehouse: tuple[Path, Path]) -> None:
+    config, _ = warehouse
+    assert evidence("alerts", "--all", "--config", str(config)).stdout.strip() == "no alerts"
+
+
+def test_db_flag_wins_over_env_and_settings(warehouse: tuple[Path, Path], tmp_path: Path) -> None:
+    config, db = warehouse
+    missing = tmp_path / "none.duckdb"
+    result = evidence("status", "--config", str(config), env={"EVIDENCE_DB": str(missing)})
+    assert result.returncode == 2 and "no database at" in result.stderr
+    assert evidence("status", "--config", str(config), "--db", str(db),
+                    env={"EVIDENCE_DB": str(missing)}).returncode == 0
+
+
+def test_read_commands_never_import_prefect(warehouse: tuple[Path, Path]) -> None:
+    config, _ = warehouse
+    script = textwrap.dedent(f"""
+        import sys, contextlib, io
+        from flows.cli import main
+        for argv in (["status"], ["show", "team-credits"], ["sql", "SELECT 1"], ["sources"], ["alerts"]):
+            with contextlib.redirect_stdout(io.StringIO()):
+                assert main([*argv, "--config", {str(config)!r}]) == 0, argv
+        assert "prefect" not in sys.modules, "prefect was imported"
+        print("clean")
+        """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "clean", result.stderr
+
+
+def test_second_refresh_exits_at_once_with_the_pid(warehouse: tuple[Path, Path]) -> None:
+    config, db = warehouse
+    with refresh_lock(db):
+        started = datetime.now(UTC)
+        result = evidence("refresh", "--config", str(config))
+        took = (datetime.now(UTC) - started).total_seconds()
+    assert result.returncode == 2
+    import os
+
+    assert result.stderr.strip() == (
+        f"evidence: a refresh is already running on {db} (pid {os.getpid()}); wait for it to finish")
+    assert took < 10  # before Prefect starts
+
+
+def test_bad_evidence_now(warehouse: tuple[Path, Path]) -> None:
+    config, _ = warehouse
+    result = evidence("status", "--config", str(config), env={"EVIDENCE_NOW": "yesterday"})
+    assert result.returncode == 2 and "EVIDENCE_NOW='yesterday'" in result.stderr
