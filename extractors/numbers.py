@@ -51,8 +51,12 @@ QUALIFIERS = (
 # Words after a number that do not make it a count of something.
 NOT_NOUNS = frozenset(
     "a an the of to and or in on at for by with from as is are was were be been it its this "
-    "that these those per than vs via if so but not no into onto out up".split()
+    "that these those per than vs via if so but not no into onto out up "
+    "has have had is are was were gets get got does do did can will would may might must "
+    "should could says said makes made more less".split()
 )
+# Written-out numbers that also work as words ("one of", "one has") are not figures.
+AMBIGUOUS_WORDS = frozenset({"one"})
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _START = r"(?<![\w.\-/])"  # not glued to a word: H100, v5e-4, GPT-4
@@ -191,6 +195,8 @@ def _build(kind: NumberKind, m: re.Match[str], sentence: str, today: date) -> Qu
     unit = g["unit"]
     if kind is NumberKind.COUNT:
         if unit.lower() in NOT_NOUNS or _is_year(g["num"], g.get("scale")):
+            return None
+        if g["num"].lower() in AMBIGUOUS_WORDS:
             return None
         unit = unit.lower()
     return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)

@@ -24,7 +24,6 @@ CELL_TAGS = frozenset({"td", "th"})
 # Below this many characters trafilatura's reading is compared with the fallback's.
 SHORT_TEXT = 200
 _SPACES = re.compile(r"[ \t\u00a0\u2009\u202f]+")
-_BLANK_LINES = re.compile(r"\n{3,}")
 
 
 def extract_main_text(html: str, url: str | None = None) -> PageText:
@@ -103,5 +102,6 @@ def _walk(node: Tag, out: list[str]) -> None:
 
 
 def _tidy(text: str) -> str:
+    """One block a line, white space folded, no blank lines, no stray cell bars."""
     lines = (_SPACES.sub(" ", line).strip(" |") for line in text.splitlines())
-    return _BLANK_LINES.sub("\n\n", "\n".join(line.strip() for line in lines)).strip()
+    return "\n".join(line for line in lines if line)

@@ -22,7 +22,7 @@ from extractors.claims import match_claim, normalize_text
 from extractors.page import EXTRACTOR_VERSION, extract_page
 from flows.config import Catalog, Record
 from flows.fetch import Attempt, Fetcher, FetchLimits, FetchRequest
-from warehouse import store
+from warehouse import queries, store
 from warehouse.db import session
 from warehouse.rows import (
     CheckRow,
@@ -178,20 +178,5 @@ def chunks(items: Sequence, size: int) -> Iterable[Sequence]:
 def summary_rows(db_path: Path, run_id: str, now: datetime) -> list[dict]:
     """One row per record: grade, freshness, and what this run's fetches found."""
     with session(db_path, now=now) as con:
-        rows = con.execute(
-            """
-            WITH last AS (
-                SELECT record_id, source_id, arg_max(outcome, fetch_id) AS outcome
-                FROM store.fetches WHERE run_id = ? GROUP BY ALL
-            )
-            SELECT r.record_id, r.grade, r.freshness,
-                   count(l.source_id) FILTER (WHERE l.outcome IN ('ok', 'not_modified')) AS ok,
-                   count(l.source_id) FILTER (WHERE l.outcome NOT IN ('ok', 'not_modified')) AS failed,
-                   r.sources_confirming, r.stale_on
-            FROM record_status r LEFT JOIN last l USING (record_id)
-            GROUP BY ALL ORDER BY r.record_id
-            """,
-            [run_id],
-        ).fetchall()
-    keys = ("record", "grade", "freshness", "fetched", "failed", "confirming", "stale_on")
-    return [dict(zip(keys, r, strict=True)) for r in rows]
+        columns, rows = queries.run(con, "run_summary.sql", run_id=run_id)
+    return [dict(zip(columns, r, strict=True)) for r in rows]
