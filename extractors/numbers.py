@@ -16,9 +16,17 @@ MONTHS = {
     name: i + 1
     for i, names in enumerate(
         [
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
-            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
-            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
             ("december", "dec"),
         ]
     )
@@ -28,25 +36,74 @@ CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "
 CURRENCY_CODES = ("USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "INR", "CNY", "SGD")
 CURRENCY_WORDS = {"dollars": "USD", "euros": "EUR", "pounds": "GBP"}
 SCALES = {
-    "k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6,
-    "b": 1e9, "bn": 1e9, "billion": 1e9,
+    "k": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "mn": 1e6,
+    "million": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
 }
 DURATION_UNITS = {
-    "second": "second", "seconds": "second", "sec": "second", "secs": "second",
-    "minute": "minute", "minutes": "minute", "min": "minute", "mins": "minute",
-    "hour": "hour", "hours": "hour", "hr": "hour", "hrs": "hour", "h": "hour",
-    "day": "day", "days": "day", "week": "week", "weeks": "week",
-    "month": "month", "months": "month", "year": "year", "years": "year",
+    "second": "second",
+    "seconds": "second",
+    "sec": "second",
+    "secs": "second",
+    "minute": "minute",
+    "minutes": "minute",
+    "min": "minute",
+    "mins": "minute",
+    "hour": "hour",
+    "hours": "hour",
+    "hr": "hour",
+    "hrs": "hour",
+    "h": "hour",
+    "day": "day",
+    "days": "day",
+    "week": "week",
+    "weeks": "week",
+    "month": "month",
+    "months": "month",
+    "year": "year",
+    "years": "year",
 }
 SIZE_UNITS = ("KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB")
 WORD_NUMBERS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15,
-    "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+    "hundred": 100,
 }
 QUALIFIERS = (
-    "up to", "at least", "at most", "more than", "less than", "fewer than", "over",
-    "under", "about", "around", "approximately", "roughly", "nearly", "almost", "within",
+    "up to",
+    "at least",
+    "at most",
+    "more than",
+    "less than",
+    "fewer than",
+    "over",
+    "under",
+    "about",
+    "around",
+    "approximately",
+    "roughly",
+    "nearly",
+    "almost",
+    "within",
 )
 # Words after a number that do not make it a count of something.
 NOT_NOUNS = frozenset(
@@ -103,8 +160,11 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     ),
     (
         NumberKind.PERCENT,
-        re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?"
-                   rf"\s?(?:%|percent\b|per cent\b)", _FLAGS),
+        re.compile(
+            rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?"
+            rf"\s?(?:%|percent\b|per cent\b)",
+            _FLAGS,
+        ),
     ),
     (
         NumberKind.DURATION,
@@ -226,7 +286,14 @@ def _parse_date(text: str, today: date, default_year: int | None = None) -> date
             return date(int(iso[1]), int(iso[2]), int(iso[3]))
         words = text.replace(".", " ").split()
         month = next((MONTHS[w.lower()] for w in words if w.lower() in MONTHS), None)
-        day = next((int(re.sub(r"\D", "", w)) for w in words if re.match(r"\d{1,2}(st|nd|rd|th)?$", w, re.I)), None)
+        day = next(
+            (
+                int(re.sub(r"\D", "", w))
+                for w in words
+                if re.match(r"\d{1,2}(st|nd|rd|th)?$", w, re.I)
+            ),
+            None,
+        )
         year = next((int(w) for w in words if re.fullmatch(_YEAR, w)), None)
         if month is None or day is None:
             return None
@@ -241,7 +308,11 @@ def _date_range(m: re.Match[str], raw: str, sentence: str, today: date) -> Quote
         return None
     a = m["a"]
     if re.fullmatch(_DAY, a.strip(), re.I):  # "15-20 July 2026": the month comes from the end
-        start = date(end.year, end.month, int(re.sub(r"\D", "", a))) if int(re.sub(r"\D", "", a)) <= 31 else None
+        start = (
+            date(end.year, end.month, int(re.sub(r"\D", "", a)))
+            if int(re.sub(r"\D", "", a)) <= 31
+            else None
+        )
     else:
         start = _parse_date(a, today, default_year=end.year)
     if start is None:

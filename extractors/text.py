@@ -12,8 +12,21 @@ from extractors.values import PageText
 
 # Elements that never hold the page's own content.
 CHROME_TAGS = (
-    "script", "style", "noscript", "template", "svg", "iframe", "canvas",
-    "nav", "header", "footer", "aside", "form", "button", "select", "dialog",
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "svg",
+    "iframe",
+    "canvas",
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "form",
+    "button",
+    "select",
+    "dialog",
 )
 # Elements that end a line of text.
 BLOCK_TAGS = frozenset(

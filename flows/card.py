@@ -26,7 +26,8 @@ def render_card(data: dict[str, Result]) -> str:
     window_days = rec["window_s"] / 86400
     out.append(
         f"Window: {window_days:g} days; stale on {day(rec['stale_on'])}"
-        if rec["stale_on"] else f"Window: {window_days:g} days"
+        if rec["stale_on"]
+        else f"Window: {window_days:g} days"
     )
 
     checks: dict[str, list[dict[str, Any]]] = {}
@@ -39,11 +40,11 @@ def render_card(data: dict[str, Result]) -> str:
     for claim in claims:
         status = f" [status: {claim['status']}]" if claim["status"] else ""
         out.append(f"  {claim['claim_id']}: {claim['grade']}{status}")
-        out.append(f"    quote: \"{claim['quote']}\"")
+        out.append(f'    quote: "{claim["quote"]}"')
         for check in checks.get(claim["claim_id"], []):
             line = f"    {check['source_id']} ({check['role']}): {check['outcome']}"
             if check["outcome"] == "changed":
-                line += f", found {cell(check['found_values'])}: \"{check['found_text']}\""
+                line += f', found {cell(check["found_values"])}: "{check["found_text"]}"'
             elif check["checked_at"] is not None:
                 line += f" (checked {day(check['checked_at'])})"
             out.append(line)
@@ -53,30 +54,58 @@ def render_card(data: dict[str, Result]) -> str:
     statuses = [e for e in extracts if e["what"] == "status"]
     out += ["", "Parsed numbers:"]
     if numbers:
-        out.append(_indent(table(
-            ["source", "kind", "value", "unit", "qualifier", "raw"],
-            [(n["source_id"], n["kind"], _value(n), n["currency"] or n["unit"], n["qualifier"],
-              n["raw"]) for n in numbers],
-        )))
+        out.append(
+            _indent(
+                table(
+                    ["source", "kind", "value", "unit", "qualifier", "raw"],
+                    [
+                        (
+                            n["source_id"],
+                            n["kind"],
+                            _value(n),
+                            n["currency"] or n["unit"],
+                            n["qualifier"],
+                            n["raw"],
+                        )
+                        for n in numbers
+                    ],
+                )
+            )
+        )
     else:
         out.append("  (none)")
     out += ["", "Statuses:"]
     if statuses:
-        out += [f"  {s['source_id']}: {s['kind']} (\"{s['raw']}\") — {_short(s['sentence'])}"
-                for s in statuses]
+        out += [
+            f'  {s["source_id"]}: {s["kind"]} ("{s["raw"]}") — {_short(s["sentence"])}'
+            for s in statuses
+        ]
     else:
         out.append("  (none)")
 
     out += ["", "Sources:"]
     columns, rows = data["sources"]
     health = _rows((columns, rows))
-    out.append(_indent(table(
-        ["source", "role", "last outcome", "http", "last ok", "failures", "url"],
-        [(h["source_id"], h["role"], h["last_outcome"] or "never fetched", h["last_http_status"],
-          day(h["last_ok_at"]) if h["last_ok_at"] else "never", h["consecutive_failures"],
-          h["url"]) for h in health],
-        max_width=80,
-    )))
+    out.append(
+        _indent(
+            table(
+                ["source", "role", "last outcome", "http", "last ok", "failures", "url"],
+                [
+                    (
+                        h["source_id"],
+                        h["role"],
+                        h["last_outcome"] or "never fetched",
+                        h["last_http_status"],
+                        day(h["last_ok_at"]) if h["last_ok_at"] else "never",
+                        h["consecutive_failures"],
+                        h["url"],
+                    )
+                    for h in health
+                ],
+                max_width=80,
+            )
+        )
+    )
     return "\n".join(out)
 
 

@@ -27,8 +27,12 @@ EXIT_USER_ERROR = 2
 
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", metavar="DIR", help="config directory (default ./config, env EVIDENCE_CONFIG)")
-    common.add_argument("--db", metavar="PATH", help="database file (env EVIDENCE_DB; default from settings.yaml)")
+    common.add_argument(
+        "--config", metavar="DIR", help="config directory (default ./config, env EVIDENCE_CONFIG)"
+    )
+    common.add_argument(
+        "--db", metavar="PATH", help="database file (env EVIDENCE_DB; default from settings.yaml)"
+    )
     parser = argparse.ArgumentParser(
         prog="evidence",
         description="Keep a catalog of facts true: fetch sources, check claims, grade evidence.",
@@ -36,28 +40,45 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("refresh", parents=[common], help="run the refresh flow once: fetch, snapshot, extract, check, grade")
-    p.add_argument("--record", action="append", metavar="ID", help="refresh only this record (repeatable)")
+    p = sub.add_parser(
+        "refresh",
+        parents=[common],
+        help="run the refresh flow once: fetch, snapshot, extract, check, grade",
+    )
+    p.add_argument(
+        "--record", action="append", metavar="ID", help="refresh only this record (repeatable)"
+    )
     p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
 
-    sub.add_parser("status", parents=[common], help="one row per record: grade, sources confirming, freshness")
+    sub.add_parser(
+        "status", parents=[common], help="one row per record: grade, sources confirming, freshness"
+    )
 
     p = sub.add_parser("show", parents=[common], help="the record card of one record")
     p.add_argument("record_id", metavar="ID")
 
     p = sub.add_parser("sql", parents=[common], help="run a read-only SQL query on the warehouse")
     p.add_argument("query", metavar="QUERY")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format (default table)")
+    p.add_argument(
+        "--format",
+        choices=["table", "csv", "json"],
+        default="table",
+        help="output format (default table)",
+    )
 
     sub.add_parser("sources", parents=[common], help="source health, one row per source")
 
     p = sub.add_parser("alerts", parents=[common], help="open alerts (--all: every alert)")
     p.add_argument("--all", action="store_true", help="include closed alerts")
 
-    p = sub.add_parser("serve", parents=[common], help="run the refresh on schedule.cron until stopped")
+    p = sub.add_parser(
+        "serve", parents=[common], help="run the refresh on schedule.cron until stopped"
+    )
     p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
 
-    p = sub.add_parser("demo", parents=[common], help="the whole cycle offline against bundled pages on 127.0.0.1")
+    p = sub.add_parser(
+        "demo", parents=[common], help="the whole cycle offline against bundled pages on 127.0.0.1"
+    )
     p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
     return parser
 
@@ -193,7 +214,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     configure_prefect(args.verbose)
     from flows.refresh import refresh_flow
 
-    print(f"evidence: serving the refresh on cron {catalog.settings.schedule.cron!r}", file=sys.stderr)
+    print(
+        f"evidence: serving the refresh on cron {catalog.settings.schedule.cron!r}", file=sys.stderr
+    )
     refresh_flow.serve(
         name="evidence-refresh",
         cron=catalog.settings.schedule.cron,

@@ -303,7 +303,8 @@ def load_catalog(config_dir: Path) -> Catalog:
             prefix: tuple[Any, ...] = (index,) if isinstance(data, list) else ()
             if not isinstance(item, dict):
                 raise ConfigError(
-                    str(path), "a record must be a mapping (id, title, sources, claims)",
+                    str(path),
+                    "a record must be a mapping (id, title, sources, claims)",
                     lines.find(prefix),
                 )
             try:
@@ -341,7 +342,8 @@ def _check_record(record: RecordConfig, path: Path, lines: _Lines, prefix: tuple
         if claim.id in claim_ids:
             raise ConfigError(
                 str(path),
-                f"record {record.id!r}: duplicate claim id {claim.id!r}: give each claim its own id",
+                f"record {record.id!r}: duplicate claim id {claim.id!r}: "
+                "give each claim its own id",
                 lines.find((*prefix, "claims", i, "id")),
             )
         claim_ids.add(claim.id)

@@ -22,7 +22,9 @@ def write_demo_config(source: Path, target: Path, base_url: str) -> Path:
     """Copy the demo catalog, pointing its {base} URLs at the running sample site."""
     shutil.copytree(source, target, dirs_exist_ok=True)
     for path in (target / "records").glob("*.yaml"):
-        path.write_text(path.read_text(encoding="utf-8").replace("{base}", base_url), encoding="utf-8")
+        path.write_text(
+            path.read_text(encoding="utf-8").replace("{base}", base_url), encoding="utf-8"
+        )
     return target
 
 
@@ -53,5 +55,6 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         print(render_card(data))
     finally:
         con.close()
-    print(f"\nThe warehouse is {db}: try `evidence sql \"SELECT * FROM claim_status\" --db {db}`.")
+    hint = f'evidence sql "SELECT * FROM claim_status" --db {db}'  # noqa: S608 (a usage hint)
+    print(f"\nThe warehouse is {db}: try `{hint}`.")
     return 0

@@ -139,7 +139,7 @@ class Fetcher:
             attempts.append(attempt)
             if not _retryable(attempt) or number == self.limits.retries:
                 break
-            backoff = BACKOFF_BASE_S * 2**number * (0.5 + random.random())  # noqa: S311
+            backoff = BACKOFF_BASE_S * 2**number * (0.5 + random.random())
             delay = attempt.retry_after_s if attempt.retry_after_s is not None else backoff
             await self.sleep(min(delay, RETRY_AFTER_CAP_S))
         return attempts
@@ -159,14 +159,20 @@ class Fetcher:
             if isinstance(e, _RetryLater):
                 result["retry_after_s"] = e.retry_after_s
         except (TimeoutError, httpx.TimeoutException):
-            result = {"outcome": Outcome.TIMEOUT, "error": f"no answer within {self.limits.timeout_s:g}s"}
+            result = {
+                "outcome": Outcome.TIMEOUT,
+                "error": f"no answer within {self.limits.timeout_s:g}s",
+            }
         except httpx.HTTPError as e:
             result = {"outcome": _classify(e), "error": _describe(e)}
         elapsed_ms = int((time.monotonic() - t0) * 1000)
         return Attempt(request.url, started_at, elapsed_ms, **result)
 
     async def _get(self, request: FetchRequest) -> dict:
-        headers = {"User-Agent": self.limits.user_agent, "Accept": "text/html,text/plain;q=0.9,*/*;q=0.1"}
+        headers = {
+            "User-Agent": self.limits.user_agent,
+            "Accept": "text/html,text/plain;q=0.9,*/*;q=0.1",
+        }
         if request.etag:
             headers["If-None-Match"] = request.etag
         if request.last_modified:
@@ -198,11 +204,18 @@ class Fetcher:
             "last_modified": response.headers.get("last-modified"),
         }
         if status == 304:
-            return {"outcome": Outcome.NOT_MODIFIED, "http_status": 304, "final_url": url, **validators}
+            return {
+                "outcome": Outcome.NOT_MODIFIED,
+                "http_status": 304,
+                "final_url": url,
+                **validators,
+            }
         if status >= 400:
             error = f"HTTP {status} {response.reason_phrase}".strip()
             if status == 429 or status >= 500:
-                raise _RetryLater(error, status, _retry_after(response.headers.get("retry-after"), self.clock()))
+                raise _RetryLater(
+                    error, status, _retry_after(response.headers.get("retry-after"), self.clock())
+                )
             raise _Failed(Outcome.HTTP_ERROR, error, status)
         ctype = response.headers.get("content-type", "")
         mime = ctype.split(";")[0].strip().lower()
@@ -213,8 +226,14 @@ class Fetcher:
         if text is None:
             raise _Failed(Outcome.BAD_CONTENT, "binary or undecodable content", status)
         return {
-            "outcome": Outcome.OK, "http_status": status, "body": body, "text": text,
-            "content_type": mime or None, "encoding": encoding, "final_url": url, **validators,
+            "outcome": Outcome.OK,
+            "http_status": status,
+            "body": body,
+            "text": text,
+            "content_type": mime or None,
+            "encoding": encoding,
+            "final_url": url,
+            **validators,
         }
 
     async def _robots_allow(self, url: str) -> bool:
@@ -251,7 +270,11 @@ def _retryable(attempt: Attempt) -> bool:
     if attempt.outcome in RETRYABLE:
         return True
     status = attempt.http_status
-    return attempt.outcome is Outcome.HTTP_ERROR and status is not None and (status == 429 or status >= 500)
+    return (
+        attempt.outcome is Outcome.HTTP_ERROR
+        and status is not None
+        and (status == 429 or status >= 500)
+    )
 
 
 async def _read_capped(response: httpx.Response, max_bytes: int, status: int) -> bytes:
@@ -322,8 +345,11 @@ def _detect(body: bytes) -> tuple[str | None, str | None]:
 
 
 def _bom(body: bytes) -> str | None:
-    for bom, name in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
-                      (codecs.BOM_UTF16_BE, "utf-16")):
+    for bom, name in (
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
         if body.startswith(bom):
             return name
     return None
@@ -337,7 +363,10 @@ def _meta_charset(body: bytes) -> str | None:
 def _classify(error: httpx.HTTPError) -> Outcome:
     text = _describe(error).lower()
     if isinstance(error, httpx.ConnectError):
-        if any(w in text for w in ("name or service", "nodename", "name resolution", "getaddrinfo", "no address")):
+        if any(
+            w in text
+            for w in ("name or service", "nodename", "name resolution", "getaddrinfo", "no address")
+        ):
             return Outcome.DNS_ERROR
         if "ssl" in text or "certificate" in text or isinstance(error.__cause__, ssl.SSLError):
             return Outcome.TLS_ERROR

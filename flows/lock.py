@@ -23,8 +23,7 @@ def refresh_lock(db_path: Path) -> Iterator[None]:
         except BlockingIOError:
             holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
             raise RefreshRunning(
-                f"a refresh is already running on {db_path} (pid {holder}); "
-                "wait for it to finish"
+                f"a refresh is already running on {db_path} (pid {holder}); wait for it to finish"
             ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)

@@ -61,8 +61,13 @@ def catalog_rows(catalog: Catalog) -> tuple[list[RecordRow], list[SourceRow], li
         )
         sources.extend(SourceRow(c.id, s.source_id, s.url, s.role) for s in c.sources)
         claims.extend(
-            ClaimRow(c.id, cl.id, cl.quote, cl.status.value if cl.status else None,
-                     tuple(cl.sources) if cl.sources is not None else None)
+            ClaimRow(
+                c.id,
+                cl.id,
+                cl.quote,
+                cl.status.value if cl.status else None,
+                tuple(cl.sources) if cl.sources is not None else None,
+            )
             for cl in c.claims
         )
     return records, sources, claims
@@ -96,7 +101,9 @@ def fetch_batch(
 
     async def run() -> dict[str, list[Attempt]]:
         timeout = httpx.Timeout(limits.timeout_s)
-        pool = httpx.Limits(max_connections=limits.concurrency, max_keepalive_connections=limits.concurrency)
+        pool = httpx.Limits(
+            max_connections=limits.concurrency, max_keepalive_connections=limits.concurrency
+        )
         async with httpx.AsyncClient(timeout=timeout, limits=pool, trust_env=False) as client:
             return await Fetcher(client, limits, clock).fetch_all(requests)
 
@@ -118,13 +125,22 @@ def extract_batch(attempts: Iterable[Attempt], wanted: set[str]) -> list[PageRow
             continue
         page = extract_page(a.text, a.final_url or a.url, a.started_at)
         pages[digest] = PageRow(
-            digest, a.body, a.content_type, a.encoding, page.title, page.text,
-            EXTRACTOR_VERSION, page.numbers, page.statuses,
+            digest,
+            a.body,
+            a.content_type,
+            a.encoding,
+            page.title,
+            page.text,
+            EXTRACTOR_VERSION,
+            page.numbers,
+            page.statuses,
         )
     return list(pages.values())
 
 
-def fetch_rows(results: dict[str, list[Attempt]], targets: dict[str, list[Target]]) -> list[FetchRow]:
+def fetch_rows(
+    results: dict[str, list[Attempt]], targets: dict[str, list[Target]]
+) -> list[FetchRow]:
     """Every attempt, once per (record, source) that the URL answers for."""
     rows = []
     for url, attempts in results.items():
@@ -132,10 +148,20 @@ def fetch_rows(results: dict[str, list[Attempt]], targets: dict[str, list[Target
             for a in attempts:
                 rows.append(
                     FetchRow(
-                        t.record_id, t.source_id, url, a.started_at, a.elapsed_ms, a.outcome.value,
-                        a.http_status, a.error, "live", a.started_at,
+                        t.record_id,
+                        t.source_id,
+                        url,
+                        a.started_at,
+                        a.elapsed_ms,
+                        a.outcome.value,
+                        a.http_status,
+                        a.error,
+                        "live",
+                        a.started_at,
                         content_hash(a.body) if a.body is not None else None,
-                        a.etag, a.last_modified, a.final_url,
+                        a.etag,
+                        a.last_modified,
+                        a.final_url,
                     )
                 )
     return rows
@@ -159,8 +185,16 @@ def check_claims(con: object) -> int:
             for p in by_page[digest]:
                 check = match_claim(p.quote, page)
                 rows.append(
-                    CheckRow(p.record_id, p.claim_id, p.source_id, p.snapshot_id, p.quote,
-                             check.outcome.value, check.found_text, check.found_values)
+                    CheckRow(
+                        p.record_id,
+                        p.claim_id,
+                        p.source_id,
+                        p.snapshot_id,
+                        p.quote,
+                        check.outcome.value,
+                        check.found_text,
+                        check.found_values,
+                    )
                 )
     store.write_checks(con, rows)  # type: ignore[arg-type]
     return len(rows)

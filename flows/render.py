@@ -62,9 +62,7 @@ def to_json_value(value: Any) -> Any:
 
 
 def as_json(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    objects = [
-        {c: to_json_value(v) for c, v in zip(columns, row, strict=True)} for row in rows
-    ]
+    objects = [{c: to_json_value(v) for c, v in zip(columns, row, strict=True)} for row in rows]
     return json.dumps(objects, ensure_ascii=False, indent=2)
 
 
@@ -74,8 +72,12 @@ def as_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     writer.writerow(columns)
     for row in rows:
         writer.writerow(
-            [json.dumps(to_json_value(v)) if isinstance(v, list | dict) else
-             ("" if v is None else to_json_value(v)) for v in row]
+            [
+                json.dumps(to_json_value(v))
+                if isinstance(v, list | dict)
+                else ("" if v is None else to_json_value(v))
+                for v in row
+            ]
         )
     return out.getvalue().rstrip("\n")
 

@@ -49,10 +49,10 @@ class _Handler(BaseHTTPRequestHandler):
     site: SampleSite
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass  # quiet
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
         if path == "/robots.txt":
             return self._send(200, b"User-agent: *\nDisallow: /private/\n", "text/plain")
@@ -60,7 +60,9 @@ class _Handler(BaseHTTPRequestHandler):
         if file.is_dir():
             file = file / "index.html"
         if not file.is_relative_to(self.site.root.resolve()) or not file.is_file():
-            return self._send(404, b"<html><title>Not found</title><h1>Not found</h1></html>", "text/html")
+            return self._send(
+                404, b"<html><title>Not found</title><h1>Not found</h1></html>", "text/html"
+            )
         body = file.read_bytes()
         etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
         if self.headers.get("If-None-Match") == etag:

@@ -43,7 +43,7 @@ class WebServer:
             def log_message(self, *args: object) -> None:
                 pass
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 server._serve(self)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _H)

@@ -18,13 +18,18 @@ from flows.lock import refresh_lock
 NOW = "2026-11-04T06:00:00+00:00"
 
 
-def evidence(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+def evidence(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess:
     import os
 
     full_env = {**os.environ, "EVIDENCE_NOW": NOW, **(env or {})}
     return subprocess.run(
-        [sys.executable, "-m", "flows.cli", *args], capture_output=True, text=True,
-        timeout=timeout, env=full_env,
+        [sys.executable, "-m", "flows.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=full_env,
     )
 
 
@@ -33,10 +38,12 @@ def site() -> Iterator[WebServer]:
     server = WebServer().start()
     server.routes["/official"] = Page(
         "<html><title>Credits</title><main><p>Each team gets $2,500 per team in credits. "
-        "Applications are open until 3 March 2027.</p></main></html>")
+        "Applications are open until 3 March 2027.</p></main></html>"
+    )
     server.routes["/blog"] = Page(
         "<html><title>Blog</title><article><p>Each team gets $2,000 per team in credits, "
-        "for 300 seats.</p></article></html>")
+        "for 300 seats.</p></article></html>"
+    )
     yield server
     server.stop()
 
@@ -47,18 +54,22 @@ def warehouse(site: WebServer, tmp_path_factory: pytest.TempPathFactory) -> tupl
     root = tmp_path_factory.mktemp("cli")
     config = root / "config"
     (config / "records").mkdir(parents=True)
-    (config / "settings.yaml").write_text(f"database: {root / 'evidence.duckdb'}\nfetch:\n  retries: 0\n")
-    (config / "records" / "team.yaml").write_text(textwrap.dedent(f"""\
+    (config / "settings.yaml").write_text(
+        f"database: {root / 'evidence.duckdb'}\nfetch:\n  retries: 0\n"
+    )
+    (config / "records" / "team.yaml").write_text(
+        textwrap.dedent(f"""\
         id: team-credits
         title: Team credits
         fields: {{verdict: grant}}
         sources:
-          - {{id: official, url: "{site.url('/official')}", role: primary}}
-          - {{id: blog, url: "{site.url('/blog')}", role: third-party}}
-          - {{id: gone, url: "{site.url('/gone')}", role: third-party}}
+          - {{id: official, url: "{site.url("/official")}", role: primary}}
+          - {{id: blog, url: "{site.url("/blog")}", role: third-party}}
+          - {{id: gone, url: "{site.url("/gone")}", role: third-party}}
         claims:
           - {{id: per-team, quote: "$2,000 per team"}}
-        """))
+        """)
+    )
     result = evidence("refresh", "--config", str(config), timeout=300)
     assert result.returncode == 0, result.stderr
     assert "team-credits  contradicted" in result.stdout
@@ -71,8 +82,15 @@ def test_status(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     result = evidence("status", "--config", str(config))
     assert result.returncode == 0, result.stderr
-    header, rule, row = result.stdout.splitlines()
-    assert header.split() == ["id", "grade", "sources_confirming", "checked", "stale_on", "freshness"]
+    header, _, row = result.stdout.splitlines()
+    assert header.split() == [
+        "id",
+        "grade",
+        "sources_confirming",
+        "checked",
+        "stale_on",
+        "freshness",
+    ]
     assert row.split()[:3] == ["team-credits", "contradicted", "1"]
     assert row.split()[-1] == "fresh"
 
@@ -93,38 +111,77 @@ def test_show_unknown_record(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     result = evidence("show", "nope", "--config", str(config))
     assert result.returncode == 2
-    assert result.stderr.strip() == "evidence: no record 'nope' in the warehouse; known: team-credits"
+    assert (
+        result.stderr.strip() == "evidence: no record 'nope' in the warehouse; known: team-credits"
+    )
 
 
 def test_sql_json_types(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
-    result = evidence("sql", "SELECT record_id, checked_at, confirming_sources, found_values, "
-                      "NULL AS nothing FROM claim_status", "--format", "json", "--config", str(config))
+    result = evidence(
+        "sql",
+        "SELECT record_id, checked_at, confirming_sources, found_values, "
+        "NULL AS nothing FROM claim_status",
+        "--format",
+        "json",
+        "--config",
+        str(config),
+    )
     assert result.returncode == 0, result.stderr
     (row,) = json.loads(result.stdout)
-    assert row == {"record_id": "team-credits", "checked_at": "2026-11-04T06:00:00+00:00",
-                   "confirming_sources": ["blog"], "found_values": [2500.0], "nothing": None}
+    assert row == {
+        "record_id": "team-credits",
+        "checked_at": "2026-11-04T06:00:00+00:00",
+        "confirming_sources": ["blog"],
+        "found_values": [2500.0],
+        "nothing": None,
+    }
 
 
 def test_sql_csv_has_a_header(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
-    result = evidence("sql", "SELECT source_id, outcome FROM fetches ORDER BY source_id",
-                      "--format", "csv", "--config", str(config))
-    assert result.stdout.splitlines() == ["source_id,outcome", "blog,ok", "gone,http_error", "official,ok"]
+    result = evidence(
+        "sql",
+        "SELECT source_id, outcome FROM fetches ORDER BY source_id",
+        "--format",
+        "csv",
+        "--config",
+        str(config),
+    )
+    assert result.stdout.splitlines() == [
+        "source_id,outcome",
+        "blog,ok",
+        "gone,http_error",
+        "official,ok",
+    ]
 
 
 @pytest.mark.parametrize(
     "query",
-    ["DELETE FROM store.fetches", "CREATE TABLE x (a INT)", "ATTACH '/tmp/other.duckdb' AS o",
-     "COPY (SELECT 1) TO '/tmp/leak.csv'"],
+    [
+        "DELETE FROM store.fetches",
+        "UPDATE store.records SET title = 'x'",
+        "CREATE TABLE x (a INT)",
+        "ATTACH '/tmp/other.duckdb' AS o",
+        "COPY (SELECT 1) TO '/tmp/leak.csv'",
+    ],
 )
-def test_sql_cannot_write(warehouse: tuple[Path, Path], query: str) -> None:
-    config, db = warehouse
+def test_sql_cannot_write(warehouse: tuple[Path, Path], query: str, tmp_path: Path) -> None:
+    config, _ = warehouse
+    query = query.replace("/tmp/", f"{tmp_path}/")
     result = evidence("sql", query, "--config", str(config))
     assert result.returncode == 2
-    assert result.stderr.startswith("evidence: sql error:") and len(result.stderr.strip().splitlines()) == 1
-    assert evidence("sql", "SELECT count(*) AS n FROM fetches", "--format", "json",
-                    "--config", str(config)).stdout.count('"n": 3') == 1
+    assert (
+        result.stderr.startswith("evidence: sql error:")
+        and len(result.stderr.strip().splitlines()) == 1
+    )
+    assert not list(tmp_path.iterdir())  # no file was written or attached
+    assert (
+        evidence(
+            "sql", "SELECT count(*) AS n FROM fetches", "--format", "json", "--config", str(config)
+        ).stdout.count('"n": 3')
+        == 1
+    )
 
 
 def test_sources(warehouse: tuple[Path, Path]) -> None:
@@ -140,12 +197,16 @@ def test_alerts_empty(warehouse: tuple[Path, Path]) -> None:
 
 
 def test_db_flag_wins_over_env_and_settings(warehouse: tuple[Path, Path], tmp_path: Path) -> None:
-    config, db = warehouse
+    config, db = warehouse  # settings.yaml names db
     missing = tmp_path / "none.duckdb"
     result = evidence("status", "--config", str(config), env={"EVIDENCE_DB": str(missing)})
     assert result.returncode == 2 and "no database at" in result.stderr
-    assert evidence("status", "--config", str(config), "--db", str(db),
-                    env={"EVIDENCE_DB": str(missing)}).returncode == 0
+    assert (
+        evidence(
+            "status", "--config", str(config), "--db", str(db), env={"EVIDENCE_DB": str(missing)}
+        ).returncode
+        == 0
+    )
 
 
 def test_read_commands_never_import_prefect(warehouse: tuple[Path, Path]) -> None:
@@ -153,13 +214,17 @@ def test_read_commands_never_import_prefect(warehouse: tuple[Path, Path]) -> Non
     script = textwrap.dedent(f"""
         import sys, contextlib, io
         from flows.cli import main
-        for argv in (["status"], ["show", "team-credits"], ["sql", "SELECT 1"], ["sources"], ["alerts"]):
+        commands = (["status"], ["show", "team-credits"], ["sql", "SELECT 1"], ["sources"],
+                    ["alerts"])
+        for argv in commands:
             with contextlib.redirect_stdout(io.StringIO()):
                 assert main([*argv, "--config", {str(config)!r}]) == 0, argv
         assert "prefect" not in sys.modules, "prefect was imported"
         print("clean")
         """)
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
     assert result.stdout.strip() == "clean", result.stderr
 
 
@@ -173,7 +238,8 @@ def test_second_refresh_exits_at_once_with_the_pid(warehouse: tuple[Path, Path])
     import os
 
     assert result.stderr.strip() == (
-        f"evidence: a refresh is already running on {db} (pid {os.getpid()}); wait for it to finish")
+        f"evidence: a refresh is already running on {db} (pid {os.getpid()}); wait for it to finish"
+    )
     assert took < 10  # before Prefect starts
 
 

@@ -28,20 +28,22 @@ def catalog(tmp_path: Path, web: WebServer) -> Path:
     config = tmp_path / "config"
     (config / "records").mkdir(parents=True)
     (config / "settings.yaml").write_text("fetch:\n  retries: 0\n  timeout_s: 5\n")
-    (config / "records" / "nimbus.yaml").write_text(textwrap.dedent(f"""\
+    (config / "records" / "nimbus.yaml").write_text(
+        textwrap.dedent(f"""\
         id: nimbus
         title: Nimbus research credits
         fields: {{verdict: grant, cost: free}}
         sources:
-          - {{id: official, url: "{web.url('/credits')}", role: primary}}
-          - {{id: roundup, url: "{web.url('/roundup')}", role: third-party}}
+          - {{id: official, url: "{web.url("/credits")}", role: primary}}
+          - {{id: roundup, url: "{web.url("/roundup")}", role: third-party}}
         claims:
           - id: cap
             quote: "up to $5,000 in cloud credits for 12 months"
           - id: seats
             quote: "fully claimed within days of launch"
             status: exhausted
-        """))
+        """)
+    )
     web.routes["/credits"] = Page(PRIMARY.format(amount="$5,000"))
     web.routes["/roundup"] = Page(THIRD)
     return config
@@ -63,7 +65,10 @@ def one(db: Path, at: datetime, query: str, *params: object) -> tuple:
 
 
 def test_refresh_cycle_over_several_runs(
-    prefect_harness: None, catalog: Path, web: WebServer, tmp_path: Path,
+    prefect_harness: None,
+    catalog: Path,
+    web: WebServer,
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     db = tmp_path / "data" / "w.duckdb"
@@ -71,13 +76,24 @@ def test_refresh_cycle_over_several_runs(
 
     # 1. first refresh: the primary confirms the cap, the third party the seats.
     summary = refresh(catalog, db, T0, monkeypatch)
-    assert summary == [{"record": "nimbus", "grade": "reported", "freshness": "fresh", "fetched": 2,
-                        "failed": 0, "confirming": 2, "stale_on": T0 + timedelta(days=15)}]
+    assert summary == [
+        {
+            "record": "nimbus",
+            "grade": "reported",
+            "freshness": "fresh",
+            "fetched": 2,
+            "failed": 0,
+            "confirming": 2,
+            "stale_on": T0 + timedelta(days=15),
+        }
+    ]
     assert one(db, T0, status) == ("reported", "fresh", T0, T0 + timedelta(days=15), 2)
     assert one(db, T0, "SELECT grade FROM claim_status WHERE claim_id = 'cap'") == ("documented",)
     assert one(db, T0, "SELECT count(*) FROM snapshots") == (2,)
     assert one(db, T0, "SELECT count(*) FROM statuses WHERE status = 'exhausted'") == (1,)
-    assert one(db, T0, "SELECT count(*) FROM quoted_numbers WHERE kind = 'money' AND value = 5000") == (2,)
+    assert one(
+        db, T0, "SELECT count(*) FROM quoted_numbers WHERE kind = 'money' AND value = 5000"
+    ) == (2,)
 
     # 2. nothing changed a day later: conditional requests, no new snapshot, checked_at moves.
     t1 = T0 + timedelta(days=1)
@@ -92,7 +108,9 @@ def test_refresh_cycle_over_several_runs(
     web.routes["/credits"] = Page(PRIMARY.format(amount="$4,000"))
     refresh(catalog, db, t2, monkeypatch)
     assert one(db, t2, "SELECT grade, found_values FROM claim_status WHERE claim_id = 'cap'") == (
-        "contradicted", [4000.0, 12.0])  # every number in the quote's places
+        "contradicted",
+        [4000.0, 12.0],
+    )  # every number in the quote's places
     assert one(db, t2, "SELECT count(*) FROM snapshots") == (3,)
     assert one(db, t2, status)[:3] == ("contradicted", "fresh", t2)
 
@@ -102,24 +120,37 @@ def test_refresh_cycle_over_several_runs(
     refresh(catalog, db, t3, monkeypatch)
     assert one(db, t3, status)[:3] == ("contradicted", "fresh", t2)
     assert one(db, t3, "SELECT count(*) FROM snapshots") == (3,)
-    assert one(db, t3, "SELECT last_outcome, last_http_status, consecutive_failures, reachable "
-                       "FROM source_health WHERE source_id = 'official'") == ("http_error", 503, 1, False)
+    assert one(
+        db,
+        t3,
+        "SELECT last_outcome, last_http_status, consecutive_failures, reachable "
+        "FROM source_health WHERE source_id = 'official'",
+    ) == ("http_error", 503, 1, False)
 
     # 5. still failing long after: the record goes stale on checked_at + window.
     t4 = T0 + timedelta(days=20)
     refresh(catalog, db, t4, monkeypatch)
     assert one(db, t4, status)[:4] == ("contradicted", "stale", t2, t2 + timedelta(days=15))
-    assert one(db, t4, "SELECT consecutive_failures FROM source_health WHERE source_id = 'official'") == (2,)
+    assert one(
+        db, t4, "SELECT consecutive_failures FROM source_health WHERE source_id = 'official'"
+    ) == (2,)
 
     # 6. the primary is back with the quoted figure: documented and fresh again.
     t5 = T0 + timedelta(days=21)
     web.routes["/credits"] = Page(PRIMARY.format(amount="$5,000"))
     refresh(catalog, db, t5, monkeypatch)
     assert one(db, t5, status)[:3] == ("reported", "fresh", t5)
-    history = connect(db, read_only=True).execute(
-        "SELECT grade, freshness, changed_at FROM grade_history ORDER BY changed_at").fetchall()
-    assert history == [("reported", "fresh", T0), ("contradicted", "fresh", t2),
-                       ("contradicted", "stale", t4), ("reported", "fresh", t5)]
+    history = (
+        connect(db, read_only=True)
+        .execute("SELECT grade, freshness, changed_at FROM grade_history ORDER BY changed_at")
+        .fetchall()
+    )
+    assert history == [
+        ("reported", "fresh", T0),
+        ("contradicted", "fresh", t2),
+        ("contradicted", "stale", t4),
+        ("reported", "fresh", t5),
+    ]
     # every attempt of every run is kept
     assert one(db, t5, "SELECT count(*), count(DISTINCT run_id) FROM fetches") == (12, 6)
 

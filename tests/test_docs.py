@@ -10,8 +10,18 @@ from warehouse.db import migrations
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-VIEWS = ["record_status", "claim_status", "claim_checks", "source_health", "fetches",
-         "snapshots", "quoted_numbers", "statuses", "alerts", "grade_history"]
+VIEWS = [
+    "record_status",
+    "claim_status",
+    "claim_checks",
+    "source_health",
+    "fetches",
+    "snapshots",
+    "quoted_numbers",
+    "statuses",
+    "alerts",
+    "grade_history",
+]
 
 
 def test_readme_opens_with_the_two_commands() -> None:

@@ -15,8 +15,10 @@ FETCHED = datetime(2026, 11, 30, tzinfo=UTC)
 
 
 def numbers(text: str) -> list[tuple]:
-    return [(n.kind.value, n.value, n.value_end, n.currency or n.unit, n.qualifier)
-            for n in extract_numbers(text, FETCHED)]
+    return [
+        (n.kind.value, n.value, n.value_end, n.currency or n.unit, n.qualifier)
+        for n in extract_numbers(text, FETCHED)
+    ]
 
 
 @pytest.mark.parametrize(
@@ -47,10 +49,25 @@ def test_quoted_numbers(text: str, expected: list[tuple]) -> None:
     [
         ("Deadline: 3 March 2027.", NumberKind.DATE, date(2027, 3, 3), date(2027, 3, 3)),
         ("Due 2027-01-15.", NumberKind.DATE, date(2027, 1, 15), date(2027, 1, 15)),
-        ("Opens June 1 to June 30, 2027.", NumberKind.DATE_RANGE, date(2027, 6, 1), date(2027, 6, 30)),
-        ("Ran July 15 to August 2, 2026.", NumberKind.DATE_RANGE, date(2026, 7, 15), date(2026, 8, 2)),
+        (
+            "Opens June 1 to June 30, 2027.",
+            NumberKind.DATE_RANGE,
+            date(2027, 6, 1),
+            date(2027, 6, 30),
+        ),
+        (
+            "Ran July 15 to August 2, 2026.",
+            NumberKind.DATE_RANGE,
+            date(2026, 7, 15),
+            date(2026, 8, 2),
+        ),
         ("Held 15–20 July 2026.", NumberKind.DATE_RANGE, date(2026, 7, 15), date(2026, 7, 20)),
-        ("Closes on May 4.", NumberKind.DATE, date(2026, 5, 4), date(2026, 5, 4)),  # year of the fetch
+        (
+            "Closes on May 4.",
+            NumberKind.DATE,
+            date(2026, 5, 4),
+            date(2026, 5, 4),
+        ),  # year of the fetch
     ],
 )
 def test_dates(text: str, kind: NumberKind, start: date, end: date) -> None:
@@ -61,7 +78,10 @@ def test_dates(text: str, kind: NumberKind, start: date, end: date) -> None:
 def test_each_number_keeps_its_sentence() -> None:
     text = "First sentence has 3 seats. Second one has $40 per seat."
     found = extract_numbers(text, FETCHED)
-    assert [n.sentence for n in found] == ["First sentence has 3 seats.", "Second one has $40 per seat."]
+    assert [n.sentence for n in found] == [
+        "First sentence has 3 seats.",
+        "Second one has $40 per seat.",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -82,16 +102,19 @@ def test_statuses(text: str, statuses: list[Status]) -> None:
 
 
 def test_short_notice_page_comes_out_without_navigation() -> None:
-    html = ("<html><head><title>Credits</title></head><body><nav>Home About Pricing</nav>"
-            "<main><p>The programme is paused until further notice.</p></main>"
-            "<footer>Copyright Example</footer></body></html>")
+    html = (
+        "<html><head><title>Credits</title></head><body><nav>Home About Pricing</nav>"
+        "<main><p>The programme is paused until further notice.</p></main>"
+        "<footer>Copyright Example</footer></body></html>"
+    )
     page = extract_main_text(html)
     assert page.title == "Credits"
     assert page.text == "The programme is paused until further notice."
 
 
 def test_fallback_keeps_cells_apart_and_blocks_on_lines() -> None:
-    html = "<div><p>Plan</p><table><tr><td>Free</td><td>$0</td></tr><tr><td>Pro</td><td>$20</td></tr></table></div>"
+    rows = "<tr><td>Free</td><td>$0</td></tr><tr><td>Pro</td><td>$20</td></tr>"
+    html = f"<div><p>Plan</p><table>{rows}</table></div>"
     text = fallback_text(html)
     assert text.splitlines() == ["Plan", "Free | $0", "Pro | $20"]
 
@@ -99,7 +122,8 @@ def test_fallback_keeps_cells_apart_and_blocks_on_lines() -> None:
 def test_tables_are_kept_in_the_main_text() -> None:
     rows = "".join(f"<tr><td>Tier {i}</td><td>${i * 100}</td></tr>" for i in range(1, 6))
     body = "<p>" + "Long article text about the programme and its rules. " * 10 + "</p>"
-    html = f"<html><body><article><h1>Prizes</h1>{body}<table>{rows}</table>{body}</article></body></html>"
+    article = f"<article><h1>Prizes</h1>{body}<table>{rows}</table>{body}</article>"
+    html = f"<html><body>{article}</body></html>"
     text = extract_main_text(html).text
     assert "$300" in text and "Tier 3" in text
 

@@ -26,37 +26,72 @@ class Warehouse:
         self.states: dict = {}
         self.runs = 0
 
-    def catalog(self, claims: dict[str, list[str] | None], sources: list[str], window_d: int = 15,
-                record: str = "r") -> None:
+    def catalog(
+        self,
+        claims: dict[str, list[str] | None],
+        sources: list[str],
+        window_d: int = 15,
+        record: str = "r",
+    ) -> None:
         store.sync_catalog(
             self.con,
             [RecordRow(record, "A record", window_d * 86400, (("cost", "free"),), "r.yaml")],
             [SourceRow(record, s, f"https://example.org/{s}", ROLES[s]) for s in sources],
-            [ClaimRow(record, c, f"quote {c}", None, tuple(only) if only else None)
-             for c, only in claims.items()],
+            [
+                ClaimRow(record, c, f"quote {c}", None, tuple(only) if only else None)
+                for c, only in claims.items()
+            ],
         )
 
-    def fetch(self, source: str, at: datetime, outcome: str = "ok", body: str = "v1",
-              via: str = "live", evidence_at: datetime | None = None, record: str = "r") -> int | None:
+    def fetch(
+        self,
+        source: str,
+        at: datetime,
+        outcome: str = "ok",
+        body: str = "v1",
+        via: str = "live",
+        evidence_at: datetime | None = None,
+        record: str = "r",
+    ) -> int | None:
         self.runs += 1
         digest = f"{source}-{body}"
-        page = PageRow(digest, body.encode(), "text/html", "utf-8", None, body,
-                       EXTRACTOR_VERSION, (), ())
-        row = FetchRow(record, source, f"https://example.org/{source}", at, 5, outcome,
-                       200 if outcome == "ok" else (304 if outcome == "not_modified" else 503),
-                       None if outcome in ("ok", "not_modified") else "HTTP 503", via,
-                       evidence_at or at, digest if outcome == "ok" else None)
-        store.write_fetches(self.con, f"run{self.runs}", [page] if outcome == "ok" else [],
-                            [row], self.states)
+        page = PageRow(
+            digest, body.encode(), "text/html", "utf-8", None, body, EXTRACTOR_VERSION, (), ()
+        )
+        row = FetchRow(
+            record,
+            source,
+            f"https://example.org/{source}",
+            at,
+            5,
+            outcome,
+            200 if outcome == "ok" else (304 if outcome == "not_modified" else 503),
+            None if outcome in ("ok", "not_modified") else "HTTP 503",
+            via,
+            evidence_at or at,
+            digest if outcome == "ok" else None,
+        )
+        store.write_fetches(
+            self.con, f"run{self.runs}", [page] if outcome == "ok" else [], [row], self.states
+        )
         if via == "archived":
             return self.con.execute("SELECT max(snapshot_id) FROM store.snapshots").fetchone()[0]
         state = self.states.get((record, source))
         return state.snapshot_id if state else None
 
-    def check(self, claim: str, source: str, snapshot_id: int, outcome: str,
-              values: tuple[float, ...] = (), record: str = "r") -> None:
-        store.write_checks(self.con, [CheckRow(record, claim, source, snapshot_id,
-                                               f"quote {claim}", outcome, None, values)])
+    def check(
+        self,
+        claim: str,
+        source: str,
+        snapshot_id: int,
+        outcome: str,
+        values: tuple[float, ...] = (),
+        record: str = "r",
+    ) -> None:
+        store.write_checks(
+            self.con,
+            [CheckRow(record, claim, source, snapshot_id, f"quote {claim}", outcome, None, values)],
+        )
 
     def grade(self, now: datetime) -> None:
         set_now(self.con, now)
@@ -133,8 +168,9 @@ def test_record_grade_is_the_weakest_claim(wh: Warehouse, claim_grades: list, gr
     wh.grade(T0)
     row = wh.record()
     assert row["grade"] == grade
-    expected_confirming = {s for g in claim_grades for s, o in zip("pt", HOW[g], strict=True)
-                           if o == "confirmed"}
+    expected_confirming = {
+        s for g in claim_grades for s, o in zip("pt", HOW[g], strict=True) if o == "confirmed"
+    }
     assert row["sources_confirming"] == len(expected_confirming)
 
 
@@ -236,7 +272,10 @@ def test_archived_copy_counts_at_its_capture_time(wh: Warehouse) -> None:
     wh.grade(T0)
     row = wh.record()
     assert (row["checked_at"], row["via"], row["stale_on"]) == (
-        captured, "archived", captured + timedelta(days=15))
+        captured,
+        "archived",
+        captured + timedelta(days=15),
+    )
     health = wh.con.execute("SELECT consecutive_failures, reachable FROM source_health").fetchone()
     assert health == (1, False)  # the live failure still counts
 
@@ -252,7 +291,8 @@ def test_grade_history_appends_only_on_change(wh: Warehouse) -> None:
     wh.check("c", "p", new, "changed", (9.0,))
     wh.grade(T0 + timedelta(days=21))  # contradicted, fresh again
     rows = wh.con.execute(
-        "SELECT grade, freshness, changed_at FROM grade_history ORDER BY changed_at").fetchall()
+        "SELECT grade, freshness, changed_at FROM grade_history ORDER BY changed_at"
+    ).fetchall()
     assert rows == [
         ("documented", "fresh", T0),
         ("documented", "stale", T0 + timedelta(days=20)),

@@ -34,7 +34,6 @@ def test_layer_imports(layer: str) -> None:
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
-
 def test_extractors_never_read_the_clock() -> None:
     for path in sorted((ROOT / "extractors").rglob("*.py")):
         source = path.read_text(encoding="utf-8")
@@ -46,4 +45,6 @@ def test_flows_hold_no_sql() -> None:
         lines = path.read_text(encoding="utf-8").splitlines()
         source = "\n".join(line for line in lines if "evidence sql" not in line)  # usage hints
         for word in ("SELECT ", "INSERT INTO", "CREATE TABLE", "DELETE FROM"):
-            assert word not in source, f"{path.name} holds SQL ({word.strip()}): move it to warehouse/"
+            assert word not in source, (
+                f"{path.name} holds SQL ({word.strip()}): move it to warehouse/"
+            )

@@ -104,7 +104,9 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
         con.execute("BEGIN")
         try:
             con.execute(sql)
-            con.execute("INSERT INTO store.migrations (version, name) VALUES (?, ?)", [version, name])
+            con.execute(
+                "INSERT INTO store.migrations (version, name) VALUES (?, ?)", [version, name]
+            )
             con.execute("COMMIT")
         except duckdb.Error:
             con.execute("ROLLBACK")

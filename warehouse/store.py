@@ -35,20 +35,42 @@ def sync_catalog(
         con.execute("DELETE FROM store.sources")
         con.execute("DELETE FROM store.claims")
         _insert(
-            con, "store.records", 6,
-            [(r.record_id, r.title, r.window_s,
-              [{"name": k, "value": v} for k, v in r.fields], r.config_file, i)
-             for i, r in enumerate(records)],
+            con,
+            "store.records",
+            6,
+            [
+                (
+                    r.record_id,
+                    r.title,
+                    r.window_s,
+                    [{"name": k, "value": v} for k, v in r.fields],
+                    r.config_file,
+                    i,
+                )
+                for i, r in enumerate(records)
+            ],
         )
         _insert(
-            con, "store.sources", 5,
+            con,
+            "store.sources",
+            5,
             [(s.record_id, s.source_id, s.url, s.role, i) for i, s in enumerate(sources)],
         )
         _insert(
-            con, "store.claims", 6,
-            [(c.record_id, c.claim_id, c.quote, c.status,
-              list(c.source_ids) if c.source_ids is not None else None, i)
-             for i, c in enumerate(claims)],
+            con,
+            "store.claims",
+            6,
+            [
+                (
+                    c.record_id,
+                    c.claim_id,
+                    c.quote,
+                    c.status,
+                    list(c.source_ids) if c.source_ids is not None else None,
+                    i,
+                )
+                for i, c in enumerate(claims)
+            ],
         )
 
 
@@ -114,18 +136,38 @@ def write_fetches(
                     (snapshot_id,) = con.execute("SELECT nextval('store.snapshot_ids')").fetchone()
                     fetched_at = f.evidence_at or f.started_at
                     snapshots.append(
-                        (snapshot_id, f.record_id, f.source_id, f.url, fetched_at,
-                         f.content_hash, f.via)
+                        (
+                            snapshot_id,
+                            f.record_id,
+                            f.source_id,
+                            f.url,
+                            fetched_at,
+                            f.content_hash,
+                            f.via,
+                        )
                     )
                 if f.via == "live":
                     states[key] = SourceState(snapshot_id, f.content_hash, f.etag, f.last_modified)
             elif f.outcome == "not_modified" and state is not None:
                 snapshot_id = state.snapshot_id
             fetch_rows.append(
-                (f.record_id, f.source_id, f.url, f.started_at, f.elapsed_ms, f.outcome,
-                 f.http_status, f.error, snapshot_id, f.via,
-                 (f.evidence_at or f.started_at) if snapshot_id is not None else None,
-                 f.etag, f.last_modified, f.final_url, run_id)
+                (
+                    f.record_id,
+                    f.source_id,
+                    f.url,
+                    f.started_at,
+                    f.elapsed_ms,
+                    f.outcome,
+                    f.http_status,
+                    f.error,
+                    snapshot_id,
+                    f.via,
+                    (f.evidence_at or f.started_at) if snapshot_id is not None else None,
+                    f.etag,
+                    f.last_modified,
+                    f.final_url,
+                    run_id,
+                )
             )
         _insert(con, "store.snapshots", 7, snapshots)
         if fetch_rows:
@@ -146,20 +188,55 @@ def _write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> No
     for table in ("store.pages", "store.page_numbers", "store.page_statuses"):
         con.execute(f"DELETE FROM {table} WHERE list_contains(?, content_hash)", [hashes])  # noqa: S608
     _insert(
-        con, "store.pages", 8,
-        [(p.content_hash, zlib.compress(p.body, 6), len(p.body), p.content_type, p.encoding,
-          p.title, p.text, p.extractor_version) for p in pages],
+        con,
+        "store.pages",
+        8,
+        [
+            (
+                p.content_hash,
+                zlib.compress(p.body, 6),
+                len(p.body),
+                p.content_type,
+                p.encoding,
+                p.title,
+                p.text,
+                p.extractor_version,
+            )
+            for p in pages
+        ],
     )
     _insert(
-        con, "store.page_numbers", 12,
-        [(p.content_hash, i, n.kind.value, n.value, n.value_end, n.unit, n.currency, n.qualifier,
-          n.date_from, n.date_to, n.raw, n.sentence)
-         for p in pages for i, n in enumerate(p.numbers)],
+        con,
+        "store.page_numbers",
+        12,
+        [
+            (
+                p.content_hash,
+                i,
+                n.kind.value,
+                n.value,
+                n.value_end,
+                n.unit,
+                n.currency,
+                n.qualifier,
+                n.date_from,
+                n.date_to,
+                n.raw,
+                n.sentence,
+            )
+            for p in pages
+            for i, n in enumerate(p.numbers)
+        ],
     )
     _insert(
-        con, "store.page_statuses", 5,
-        [(p.content_hash, i, s.status.value, s.phrase, s.sentence)
-         for p in pages for i, s in enumerate(p.statuses)],
+        con,
+        "store.page_statuses",
+        5,
+        [
+            (p.content_hash, i, s.status.value, s.phrase, s.sentence)
+            for p in pages
+            for i, s in enumerate(p.statuses)
+        ],
     )
 
 
@@ -184,9 +261,22 @@ def page_texts(con: duckdb.DuckDBPyConnection, hashes: Iterable[str]) -> dict[st
 def write_checks(con: duckdb.DuckDBPyConnection, checks: Sequence[CheckRow]) -> None:
     with transaction(con):
         _insert(
-            con, "store.checks", 8,
-            [(c.record_id, c.claim_id, c.source_id, c.snapshot_id, c.quote, c.outcome,
-              c.found_text, list(c.found_values)) for c in checks],
+            con,
+            "store.checks",
+            8,
+            [
+                (
+                    c.record_id,
+                    c.claim_id,
+                    c.source_id,
+                    c.snapshot_id,
+                    c.quote,
+                    c.outcome,
+                    c.found_text,
+                    list(c.found_values),
+                )
+                for c in checks
+            ],
         )
 
 
