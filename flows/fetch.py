@@ -18,7 +18,7 @@ import ssl
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from enum import StrEnum
@@ -86,6 +86,13 @@ class Attempt:
     last_modified: str | None = None
     final_url: str | None = None
     retry_after_s: float | None = field(default=None, compare=False)
+    via: str = "live"  # or "archived": a copy from the archive fallback
+    captured_at: datetime | None = None  # the archive's capture time
+
+    @property
+    def vouched_at(self) -> datetime:
+        """The time the content is evidence for: the capture time of an archived copy."""
+        return self.captured_at or self.started_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +103,7 @@ class FetchLimits:
     retries: int = 2
     max_bytes: int = 5_000_000
     user_agent: str = "evidence-pipeline"
+    archive_fallback: str | None = None  # a Wayback-compatible availability API
 
 
 class _Failed(Exception):
@@ -142,16 +150,39 @@ class Fetcher:
             backoff = BACKOFF_BASE_S * 2**number * (0.5 + random.random())
             delay = attempt.retry_after_s if attempt.retry_after_s is not None else backoff
             await self.sleep(min(delay, RETRY_AFTER_CAP_S))
+        if self.limits.archive_fallback and not attempts[-1].outcome.success:
+            archived = await self._from_archive(request.url, self.limits.archive_fallback)
+            if archived is not None:
+                attempts.append(archived)
         return attempts
+
+    async def _from_archive(self, url: str, api: str) -> Attempt | None:
+        """The archive's closest copy of url, fetched and timed at its capture time."""
+        try:
+            async with asyncio.timeout(self.limits.timeout_s):
+                response = await self.client.get(
+                    api, params={"url": url}, headers={"User-Agent": self.limits.user_agent}
+                )
+            closest = response.json()["archived_snapshots"].get("closest") or {}
+        except (TimeoutError, httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+        copy_url = str(closest.get("url") or "")
+        captured = _capture_time(str(closest.get("timestamp") or ""))
+        if not closest.get("available") or str(closest.get("status", "200")) != "200":
+            return None
+        if captured is None or urlsplit(copy_url).scheme not in ("http", "https"):
+            return None
+        attempt = await self._attempt(FetchRequest(copy_url, obey_robots=False))
+        return replace(attempt, url=url, via="archived", captured_at=captured)
 
     async def _attempt(self, request: FetchRequest) -> Attempt:
         started_at = self.clock()
         t0 = time.monotonic()
         host = urlsplit(request.url).netloc.lower()
         try:
-            if request.obey_robots and not await self._robots_allow(request.url):
-                raise _Failed(Outcome.ROBOTS_DISALLOWED, "disallowed by robots.txt")
             async with self._all, self._hosts[host]:
+                if request.obey_robots and not await self._robots_allow(request.url):
+                    raise _Failed(Outcome.ROBOTS_DISALLOWED, "disallowed by robots.txt")
                 async with asyncio.timeout(self.limits.timeout_s):
                     result = await self._get(request)
         except _Failed as e:
@@ -264,6 +295,19 @@ class _RetryLater(_Failed):
     def __init__(self, error: str, status: int, retry_after_s: float | None) -> None:
         super().__init__(Outcome.HTTP_ERROR, error, status)
         self.retry_after_s = retry_after_s
+
+
+def _capture_time(stamp: str) -> datetime | None:
+    """A Wayback timestamp (YYYYMMDDhhmmss, UTC) as a datetime."""
+    try:
+        return datetime.strptime(stamp[:14], "%Y%m%d%H%M%S").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def last_live(attempts: list[Attempt]) -> Attempt:
+    """The result of the live fetch (an archived copy, if any, comes after it)."""
+    return next(a for a in reversed(attempts) if a.via == "live")
 
 
 def _retryable(attempt: Attempt) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -35,6 +36,9 @@ from warehouse.rows import (
 )
 
 BATCH_SIZE = 200  # sources fetched, extracted and written together
+
+# trafilatura logs every page it cannot read as an ERROR; the fallback reads those pages.
+logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +160,8 @@ def fetch_rows(
                         a.outcome.value,
                         a.http_status,
                         a.error,
-                        "live",
-                        a.started_at,
+                        a.via,
+                        a.vouched_at,
                         content_hash(a.body) if a.body is not None else None,
                         a.etag,
                         a.last_modified,

@@ -17,7 +17,7 @@ from prefect.cache_policies import NONE
 from extractors.page import EXTRACTOR_VERSION
 from flows import clock
 from flows.config import Catalog, load_catalog, resolve_db
-from flows.fetch import Attempt, FetchLimits, FetchRequest
+from flows.fetch import Attempt, FetchLimits, FetchRequest, last_live
 from flows.lock import refresh_lock
 from flows.pipeline import (
     BATCH_SIZE,
@@ -57,7 +57,15 @@ def check_and_grade(db_path: Path) -> int:
 
 def _limits(catalog: Catalog) -> FetchLimits:
     f = catalog.settings.fetch
-    return FetchLimits(f.timeout_s, f.concurrency, f.per_host, f.retries, f.max_bytes, f.user_agent)
+    return FetchLimits(
+        f.timeout_s,
+        f.concurrency,
+        f.per_host,
+        f.retries,
+        f.max_bytes,
+        f.user_agent,
+        f.archive_fallback,
+    )
 
 
 @flow(name="evidence-refresh", log_prints=False)
@@ -87,7 +95,7 @@ def refresh_flow(
             with session(db, now=clock.now()) as con:
                 store.write_fetches(con, run_id, pages, fetch_rows(results, plan.targets), states)
             done += len(batch)
-            failed = sum(not a.outcome.success for a in finals)
+            failed = sum(not last_live(a).outcome.success for a in results.values())
             progress(f"fetched {done}/{total} URLs ({failed} failed in this batch)")
         made = check_and_grade(db)
         progress(f"checked {made} claim/page pairs; graded {len(catalog.records)} records")

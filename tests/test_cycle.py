@@ -166,3 +166,117 @@ def test_demo_runs_the_whole_cycle_offline(
     assert "Freshness: fresh — checked" in out
     assert "nimbus-free-tier         contradicted" in out
     assert "howaiworks (third-party): confirmed" in out
+
+
+def test_archived_copy_backs_a_dead_primary(
+    prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_fetch import wayback
+
+    config = tmp_path / "config"
+    (config / "records").mkdir(parents=True)
+    (config / "settings.yaml").write_text(
+        f"fetch:\n  retries: 0\n  archive_fallback: {web.url('/wayback/available')}\n"
+    )
+    (config / "records" / "r.yaml").write_text(
+        textwrap.dedent(f"""\
+        id: gone
+        title: A retired page
+        sources: [{{id: official, url: "{web.url("/retired")}", role: primary}}]
+        claims: [{{id: cap, quote: "up to $5,000 in cloud credits for 12 months"}}]
+        """)
+    )
+    wayback(web, {web.url("/retired"): "/web/20260101120000/retired"})
+    web.routes["/web/20260101120000/retired"] = Page(PRIMARY.format(amount="$5,000"))
+    db = tmp_path / "w.duckdb"
+    captured = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    for day in (0, 1):
+        refresh(config, db, T0 + timedelta(days=day), monkeypatch)
+    at = T0 + timedelta(days=1)
+    assert one(db, at, "SELECT grade, checked_at, via, freshness FROM record_status") == (
+        "documented",
+        captured,
+        "archived",
+        "stale",
+    )  # captured long before T0: stale already
+    assert one(
+        db, at, "SELECT count(*), min(fetched_at) FROM snapshots WHERE via = 'archived'"
+    ) == (1, captured)  # the same copy is kept once
+    assert one(
+        db, at, "SELECT consecutive_failures, reachable, last_outcome FROM source_health"
+    ) == (2, False, "http_error")
+
+
+def test_two_hundred_sources_a_quarter_misbehaving(
+    prefect_harness: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from servers import send
+
+    hosts = [WebServer().start() for _ in range(4)]
+    try:
+        kinds = ["ok"] * 15 + ["404", "503", "slow", "binary", "loop"]
+        records = []
+        for r in range(40):
+            sources = []
+            for s in range(5):
+                n = r * 5 + s
+                kind = kinds[n % len(kinds)]
+                host = hosts[n % 4]
+                path = f"/r{r}/s{s}"
+                if kind == "ok":
+                    host.routes[path] = Page(f"<p>Record {r} offers {n} seats to students.</p>")
+                elif kind == "404":
+                    pass
+                elif kind == "503":
+                    host.routes[path] = Page("busy", status=503, headers={"Retry-After": "0"})
+                elif kind == "slow":
+                    host.routes[path] = Page("<p>late</p>", delay_s=2.5)
+                elif kind == "binary":
+                    host.routes[path] = Page(b"\x00" * 500, content_type="application/zip")
+                else:
+                    host.routes[path] = lambda h, p=path: send(h, 302, b"", None, {"Location": p})
+                role = "primary" if s == 0 else "third-party"
+                sources.append(f'{{id: s{s}, url: "{host.url(path)}", role: {role}}}')
+            records.append(
+                textwrap.dedent(f"""\
+                - id: r{r}
+                  title: Record {r}
+                  sources: [{", ".join(sources)}]
+                  claims: [{{id: seats, quote: "Record {r} offers {r * 5} seats"}}]
+                """)
+            )
+        config = tmp_path / "config"
+        (config / "records").mkdir(parents=True)
+        (config / "records" / "many.yaml").write_text("".join(records))
+        (config / "settings.yaml").write_text(
+            "fetch:\n  retries: 1\n  timeout_s: 1\n  per_host: 2\n  concurrency: 16\n"
+        )
+        db = tmp_path / "w.duckdb"
+        summary = refresh(config, db, T0, monkeypatch)
+        assert len(summary) == 40
+        con = connect(db, read_only=True)
+        last = dict(
+            con.execute(
+                "SELECT outcome, count(*) FROM source_health h JOIN ("
+                "  SELECT record_id, source_id, arg_max(outcome, fetch_id) AS outcome FROM fetches"
+                "  GROUP BY ALL) USING (record_id, source_id) GROUP BY outcome"
+            ).fetchall()
+        )
+        assert sum(last.values()) == 200  # every source has its row
+        assert last == {
+            "ok": 150,
+            "http_error": 20,
+            "timeout": 10,
+            "bad_content": 10,
+            "redirect_loop": 10,
+        }
+        assert con.execute("SELECT count(*) FROM fetches WHERE http_status = 503").fetchone() == (
+            20,
+        )
+        # hosts[1] serves the slow pages, which the server keeps serving after the client
+        # has timed out and moved on; the others show the client's per-host limit.
+        assert max(hosts[i].max_in_flight for i in (0, 2, 3)) == 2
+        con.close()
+    finally:
+        for h in hosts:
+            h.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import socket
 import time
 from datetime import UTC, datetime
@@ -175,3 +176,61 @@ def test_decode_prefers_header_then_bom_then_meta() -> None:
     body = '<meta charset="iso-8859-1"><p>\u00e9</p>'.encode("latin-1")
     assert decode_body(body, None)[1] == "iso8859-1"
     assert decode_body(b"\xef\xbb\xbf<p>\xc3\xa9</p>", None) == ("<p>\u00e9</p>", "utf-8-sig")
+
+
+def test_tls_error_on_a_plain_http_port(web: WebServer) -> None:
+    url = web.url("/p").replace("http://", "https://")
+    limits = FetchLimits(timeout_s=2, retries=0, user_agent="t")
+    (a,) = fetch_batch([FetchRequest(url)], limits, lambda: datetime.now(UTC))[url]
+    assert a.outcome is Outcome.TLS_ERROR, a.error
+
+
+def test_unknown_host_is_dns_error() -> None:
+    url = "http://no-such-host.invalid/page"
+    limits = FetchLimits(timeout_s=3, retries=0, user_agent="t")
+    (a,) = fetch_batch([FetchRequest(url, obey_robots=False)], limits, lambda: datetime.now(UTC))[
+        url
+    ]
+    assert a.outcome is Outcome.DNS_ERROR, a.error
+
+
+def wayback(web: WebServer, copies: dict[str, str]) -> None:
+    """A Wayback-style availability API on the test server."""
+
+    def available(h: BaseHTTPRequestHandler) -> None:
+        from urllib.parse import parse_qs, urlsplit
+
+        wanted = parse_qs(urlsplit(h.path).query)["url"][0]
+        path = copies.get(wanted)
+        body: dict = {"archived_snapshots": {}}
+        if path:
+            body["archived_snapshots"]["closest"] = {
+                "available": True,
+                "url": web.url(path),
+                "timestamp": "20260101120000",
+                "status": "200",
+            }
+        send(h, 200, json.dumps(body).encode(), "application/json")
+
+    web.routes["/wayback/available"] = available
+
+
+def test_archive_fallback_keeps_the_live_failure_and_adds_the_copy(web: WebServer) -> None:
+    wayback(web, {web.url("/dead"): "/web/20260101120000/dead"})
+    web.routes["/web/20260101120000/dead"] = Page("<p>archived copy</p>")
+    limits = FetchLimits(
+        timeout_s=2, retries=0, user_agent="t", archive_fallback=web.url("/wayback/available")
+    )
+    live, copy = fetch(web, "/dead", limits)
+    assert (live.outcome, live.http_status, live.via) == (Outcome.HTTP_ERROR, 404, "live")
+    assert (copy.outcome, copy.via, copy.url) == (Outcome.OK, "archived", web.url("/dead"))
+    assert copy.captured_at == datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    assert copy.vouched_at == copy.captured_at and "archived copy" in copy.text
+
+
+def test_archive_with_no_copy_adds_nothing(web: WebServer) -> None:
+    wayback(web, {})
+    limits = FetchLimits(
+        timeout_s=2, retries=0, user_agent="t", archive_fallback=web.url("/wayback/available")
+    )
+    assert [a.outcome for a in fetch(web, "/dead", limits)] == [Outcome.HTTP_ERROR]

@@ -130,7 +130,9 @@ def write_fetches(
             snapshot_id: int | None = None
             state = states.get(key)
             if f.outcome == "ok" and f.content_hash is not None:
-                if state is not None and state.content_hash == f.content_hash and f.via == "live":
+                if f.via == "archived":
+                    state = _archived_state(con, f)
+                if state is not None and state.content_hash == f.content_hash:
                     snapshot_id = state.snapshot_id
                 else:
                     (snapshot_id,) = con.execute("SELECT nextval('store.snapshot_ids')").fetchone()
@@ -179,6 +181,18 @@ def write_fetches(
                 fetch_rows,
             )
     return len(snapshots)
+
+
+def _archived_state(con: duckdb.DuckDBPyConnection, f: FetchRow) -> SourceState | None:
+    """The archived snapshot already kept for this source and body, if any."""
+    row = con.execute(
+        "SELECT max(snapshot_id) FROM store.snapshots WHERE record_id = ? AND source_id = ? "
+        "AND via = 'archived' AND content_hash = ? AND fetched_at = ?",
+        [f.record_id, f.source_id, f.content_hash, f.evidence_at],
+    ).fetchone()
+    if row is None or row[0] is None:
+        return None
+    return SourceState(row[0], f.content_hash or "", None, None)
 
 
 def _write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> None:
