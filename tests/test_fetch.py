@@ -234,3 +234,19 @@ def test_archive_with_no_copy_adds_nothing(web: WebServer) -> None:
         timeout_s=2, retries=0, user_agent="t", archive_fallback=web.url("/wayback/available")
     )
     assert [a.outcome for a in fetch(web, "/dead", limits)] == [Outcome.HTTP_ERROR]
+
+
+def test_slow_drip_is_cut_by_the_total_time_limit(web: WebServer) -> None:
+    def drip(h: BaseHTTPRequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html")
+        h.end_headers()
+        for _ in range(50):  # a byte every 0.1 s: each read is quick, the whole never ends
+            h.wfile.write(b"x")
+            h.wfile.flush()
+            time.sleep(0.1)
+
+    web.routes["/drip"] = drip
+    limits = FetchLimits(timeout_s=0.6, retries=0, user_agent="t")
+    (a,) = fetch(web, "/drip", limits)
+    assert a.outcome is Outcome.TIMEOUT and a.elapsed_ms < 2000
