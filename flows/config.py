@@ -138,6 +138,7 @@ class SourceConfig(_Strict):
     url: Annotated[str, BeforeValidator(lambda v: check_url(str(v)))]
     role: Literal["primary", "third-party"]
     obey_robots: bool | None = None
+    expect_redirect: bool = False
 
     @property
     def source_id(self) -> str:

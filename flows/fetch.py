@@ -28,10 +28,13 @@ import httpx
 from charset_normalizer import from_bytes
 from protego import Protego
 
+from extractors.soft import classify_response
+
 MAX_REDIRECTS = 10
 RETRY_AFTER_CAP_S = 30.0
 BACKOFF_BASE_S = 0.5
 ROBOTS_MAX_BYTES = 500_000
+ERROR_BODY_BYTES = 256_000  # of an error page, read to tell a bot wall from a plain error
 HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain")
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 _REDIRECTS = {301, 302, 303, 307, 308}
@@ -66,6 +69,7 @@ class FetchRequest:
     etag: str | None = None
     last_modified: str | None = None
     obey_robots: bool = True
+    expect_redirect: bool = False  # the page legitimately redirects to its site's root
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,12 +227,12 @@ class Fetcher:
                     seen.add(nxt)
                     url = nxt
                     continue
-                return await self._read(response, url)
+                return await self._read(response, request, url)
             finally:
                 await response.aclose()
         raise _Failed(Outcome.REDIRECT_LOOP, f"more than {MAX_REDIRECTS} redirects")
 
-    async def _read(self, response: httpx.Response, url: str) -> dict:
+    async def _read(self, response: httpx.Response, request: FetchRequest, url: str) -> dict:
         status = response.status_code
         validators = {
             "etag": response.headers.get("etag"),
@@ -243,6 +247,7 @@ class Fetcher:
             }
         if status >= 400:
             error = f"HTTP {status} {response.reason_phrase}".strip()
+            await self._raise_if_blocked(response, request, url, status)
             if status == 429 or status >= 500:
                 raise _RetryLater(
                     error, status, _retry_after(response.headers.get("retry-after"), self.clock())
@@ -256,6 +261,9 @@ class Fetcher:
         text, encoding = decode_body(body, response.charset_encoding)
         if text is None:
             raise _Failed(Outcome.BAD_CONTENT, "binary or undecodable content", status)
+        soft = classify_response(request.url, url, status, text, request.expect_redirect)
+        if soft is not None:
+            raise _Failed(Outcome(soft.outcome), soft.reason, status)
         return {
             "outcome": Outcome.OK,
             "http_status": status,
@@ -266,6 +274,19 @@ class Fetcher:
             "final_url": url,
             **validators,
         }
+
+    async def _raise_if_blocked(
+        self, response: httpx.Response, request: FetchRequest, url: str, status: int
+    ) -> None:
+        """An error page may be a bot wall (403, 429, 503 challenges): read a little of it."""
+        try:
+            body = await _read_capped(response, ERROR_BODY_BYTES, status)
+        except _Failed:
+            return
+        text, _ = decode_body(body, response.charset_encoding)
+        soft = classify_response(request.url, url, status, text or "")
+        if soft is not None and soft.outcome == Outcome.BLOCKED:
+            raise _Failed(Outcome.BLOCKED, soft.reason, status)
 
     async def _robots_allow(self, url: str) -> bool:
         parts = urlsplit(url)

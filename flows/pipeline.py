@@ -83,18 +83,20 @@ def plan_requests(
     """One request per distinct URL; conditional only when every source of it agrees."""
     targets: dict[str, list[Target]] = defaultdict(list)
     obey: dict[str, bool] = {}
+    redirects: dict[str, bool] = {}
     for record in records:
         for source in record.config.sources:
             targets[source.url].append(Target(record.id, source.source_id))
             wants = obey_robots if source.obey_robots is None else source.obey_robots
             obey[source.url] = obey.get(source.url, False) or wants
+            redirects[source.url] = redirects.get(source.url, False) or source.expect_redirect
     requests = []
     for url, ts in targets.items():
         known = {states.get((t.record_id, t.source_id)) for t in ts}
         state = known.pop() if len(known) == 1 else None
         etag = state.etag if state else None
         last_modified = state.last_modified if state else None
-        requests.append(FetchRequest(url, etag, last_modified, obey[url]))
+        requests.append(FetchRequest(url, etag, last_modified, obey[url], redirects[url]))
     return Plan(requests, dict(targets))
 
 

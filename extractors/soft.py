@@ -1,0 +1,118 @@
+"""Soft failures: pages that answer but are not the page (signals kept as data).
+
+`classify_response` looks only at the response: a redirect to the site root or
+to a not-found path, a not-found title or main heading, a challenge or bot-wall
+page. `review_reason` compares a primary page with its last trusted snapshot.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from urllib.parse import urlsplit
+
+import yaml
+
+SOFT_404 = "soft_404"
+BLOCKED = "blocked"
+_HEAD_LIMIT = 300_000  # bytes of HTML looked at for titles, headings and markers
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.I | re.S)
+_H1 = re.compile(r"<h1[^>]*>(.*?)</h1\s*>", re.I | re.S)
+_TAGS = re.compile(r"<[^>]+>")
+MAX_HEADING = 120  # a longer title or heading is an article about errors, not an error page
+# A primary page that keeps less than this share of its main text is suspect.
+TEXT_LOSS = 0.3
+MIN_TEXT_FOR_LOSS = 400
+
+
+@dataclass(frozen=True, slots=True)
+class SoftFailure:
+    outcome: str  # soft_404 | blocked
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    not_found_phrases: tuple[str, ...]
+    not_found_titles: frozenset[str]
+    not_found_paths: frozenset[str]
+    blocked_titles: frozenset[str]
+    blocked_markers: tuple[str, ...]
+
+
+@cache
+def signals() -> Signals:
+    raw = yaml.safe_load(
+        resources.files("extractors.data").joinpath("soft_failures.yaml").read_text("utf-8")
+    )
+    return Signals(
+        tuple(p.lower() for p in raw["not_found_phrases"]),
+        frozenset(t.lower() for t in raw["not_found_titles"]),
+        frozenset(p.lower().rstrip("/") for p in raw["not_found_paths"]),
+        frozenset(t.lower() for t in raw["blocked_titles"]),
+        tuple(m.lower() for m in raw["blocked_markers"]),
+    )
+
+
+def classify_response(
+    url: str,
+    final_url: str,
+    status: int,
+    html: str,
+    expect_redirect: bool = False,
+) -> SoftFailure | None:
+    """soft_404 or blocked when the response is not the page; None when it may be."""
+    s = signals()
+    head = html[:_HEAD_LIMIT]
+    title = _clean(_first(_TITLE, head))
+    lowered = head.lower()
+    if title in s.blocked_titles or any(m in lowered for m in s.blocked_markers):
+        marker = title if title in s.blocked_titles else next(
+            m for m in s.blocked_markers if m in lowered)
+        return SoftFailure(BLOCKED, f"challenge page (HTTP {status}): {marker!r}")
+    if status >= 400:
+        return None  # a plain error status is an http_error, not a soft one
+    if not expect_redirect and final_url != url:
+        before, after = urlsplit(url), urlsplit(final_url)
+        path = after.path.lower().rstrip("/")
+        if before.path.rstrip("/") and not path and not after.query:
+            return SoftFailure(SOFT_404, f"redirected to the site root: {final_url}")
+        if path in s.not_found_paths or "404" in after.query:
+            return SoftFailure(SOFT_404, f"redirected to a not-found page: {final_url}")
+    heading = _clean(_first(_H1, head))
+    for label, text in (("title", title), ("heading", heading)):
+        if text and _says_not_found(text, s):
+            return SoftFailure(SOFT_404, f"not-found page by its {label}: {text!r}")
+    return None
+
+
+def _says_not_found(text: str, s: Signals) -> bool:
+    if len(text) > MAX_HEADING:
+        return False
+    if text.strip(" .!") in s.not_found_titles:
+        return True
+    return any(p in text for p in s.not_found_phrases)
+
+
+def _first(pattern: re.Pattern[str], html: str) -> str:
+    m = pattern.search(html)
+    return m.group(1) if m else ""
+
+
+def _clean(fragment: str) -> str:
+    text = _TAGS.sub(" ", fragment)
+    text = text.replace("&amp;", "&").replace("&nbsp;", " ").replace("&#39;", "'")
+    return " ".join(text.split()).lower()
+
+
+def review_reason(
+    previous_chars: int, chars: int, previously_confirmed: int, confirmed: int
+) -> str | None:
+    """Why a new primary snapshot needs a person's eye before it counts, or None."""
+    if previous_chars >= MIN_TEXT_FOR_LOSS and chars < previous_chars * TEXT_LOSS:
+        return f"main text fell from {previous_chars} to {chars} characters"
+    if previously_confirmed >= 2 and confirmed == 0:
+        return f"all {previously_confirmed} claims it confirmed are gone at once"
+    return None

@@ -1,0 +1,151 @@
+"""Soft failures: a page that is not the page never moves the evidence."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from servers import Page, WebServer
+
+from extractors.soft import BLOCKED, SOFT_404, classify_response, review_reason
+from flows.fetch import FetchLimits, FetchRequest, Outcome
+from flows.pipeline import fetch_batch
+
+FIXTURES = Path(__file__).parent / "fixtures" / "soft"
+URL = "https://nimbus.example/research/credits"
+
+
+def fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "outcome"),
+    [
+        ("cloudflare-challenge.html", 503, BLOCKED),
+        ("cloudflare-challenge.html", 403, BLOCKED),
+        ("cloudflare-challenge.html", 200, BLOCKED),
+        ("captcha-200.html", 200, BLOCKED),
+        ("datadome-403.html", 403, BLOCKED),
+        ("nginx-404-as-200.html", 200, SOFT_404),
+        ("wordpress-not-found.html", 200, SOFT_404),
+        ("german-not-found.html", 200, SOFT_404),
+        ("article-mentioning-not-found.html", 200, None),
+    ],
+)
+def test_classify_saved_pages(name: str, status: int, outcome: str | None) -> None:
+    verdict = classify_response(URL, URL, status, fixture(name))
+    assert (verdict.outcome if verdict else None) == outcome, verdict
+
+
+@pytest.mark.parametrize(
+    ("final", "expect_redirect", "outcome"),
+    [
+        ("https://nimbus.example/", False, SOFT_404),
+        ("https://nimbus.example", False, SOFT_404),
+        ("https://nimbus.example/404", False, SOFT_404),
+        ("https://nimbus.example/not-found/", False, SOFT_404),
+        ("https://nimbus.example/search?error=404", False, SOFT_404),
+        ("https://nimbus.example/", True, None),  # the user said it redirects home
+        ("https://nimbus.example/research/credits-2027", False, None),  # a real move
+    ],
+)
+def test_redirects_that_retire_a_page(final: str, expect_redirect: bool, outcome: str | None) -> None:
+    page = "<html><title>Nimbus Cloud</title><p>Welcome to Nimbus</p></html>"
+    verdict = classify_response(URL, final, 200, page, expect_redirect)
+    assert (verdict.outcome if verdict else None) == outcome
+
+
+def test_a_plain_error_status_stays_an_http_error() -> None:
+    assert classify_response(URL, URL, 404, fixture("nginx-404-as-200.html")) is None
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "confirmed_before", "confirmed_after", "flagged"),
+    [
+        (5000, 900, 2, 2, True),  # lost most of its text
+        (5000, 4000, 3, 0, True),  # every claim gone at once
+        (5000, 4000, 3, 1, False),
+        (300, 10, 1, 0, False),  # too little to judge by length; one claim is not all
+        (5000, 2000, 0, 0, False),
+    ],
+)
+def test_review_reason(before: int, after: int, confirmed_before: int, confirmed_after: int,
+                       flagged: bool) -> None:
+    assert (review_reason(before, after, confirmed_before, confirmed_after) is not None) == flagged
+
+
+LIMITS = FetchLimits(timeout_s=2, retries=1, user_agent="t")
+
+
+@pytest.mark.parametrize(
+    ("page", "outcome"),
+    [
+        (Page(fixture("cloudflare-challenge.html"), status=503), Outcome.BLOCKED),
+        (Page(fixture("datadome-403.html"), status=403), Outcome.BLOCKED),
+        (Page(fixture("captcha-200.html")), Outcome.BLOCKED),
+        (Page(fixture("nginx-404-as-200.html")), Outcome.SOFT_404),
+        (Page(fixture("article-mentioning-not-found.html")), Outcome.OK),
+    ],
+)
+def test_fetcher_records_soft_outcomes(web: WebServer, page: Page, outcome: Outcome) -> None:
+    web.routes["/p"] = page
+    url = web.url("/p")
+    attempts = fetch_batch([FetchRequest(url)], LIMITS, lambda: datetime.now(UTC))[url]
+    assert [a.outcome for a in attempts] == [outcome]  # a bot wall is not retried
+    assert attempts[0].http_status == page.status
+
+
+def test_fetcher_sees_a_redirect_home(web: WebServer) -> None:
+    web.routes["/old-programme"] = Page(b"", status=301, headers={"Location": "/"}, etag=False)
+    web.routes["/"] = Page("<html><title>Home</title><p>Welcome</p></html>")
+    url = web.url("/old-programme")
+    (a,) = fetch_batch([FetchRequest(url)], LIMITS, lambda: datetime.now(UTC))[url]
+    assert a.outcome is Outcome.SOFT_404 and "site root" in (a.error or "")
+    (b,) = fetch_batch([FetchRequest(url, expect_redirect=True)], LIMITS,
+                       lambda: datetime.now(UTC))[url]
+    assert b.outcome is Outcome.OK
+
+
+def test_soft_failures_never_move_the_grade_or_checked_at(
+    prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import textwrap
+
+    from flows.refresh import refresh_flow
+    from warehouse.db import connect
+
+    config = tmp_path / "config"
+    (config / "records").mkdir(parents=True)
+    (config / "settings.yaml").write_text("fetch:\n  retries: 0\n")
+    (config / "records" / "r.yaml").write_text(textwrap.dedent(f"""\
+        id: nimbus
+        title: Nimbus research credits
+        sources: [{{id: official, url: "{web.url('/credits')}", role: primary}}]
+        claims: [{{id: cap, quote: "up to $5,000 in cloud credits for 12 months"}}]
+        """))
+    web.routes["/credits"] = Page(fixture("article-mentioning-not-found.html"))
+    db = tmp_path / "w.duckdb"
+    t0 = datetime(2026, 11, 4, 6, 0, tzinfo=UTC)
+    monkeypatch.setenv("EVIDENCE_NOW", t0.isoformat())
+    refresh_flow(str(config), str(db), None)
+    bad_pages = [
+        ("cloudflare-challenge.html", 503, "blocked"),
+        ("captcha-200.html", 200, "blocked"),
+        ("nginx-404-as-200.html", 200, "soft_404"),
+        ("wordpress-not-found.html", 200, "soft_404"),
+    ]
+    for day, (name, status, outcome) in enumerate(bad_pages, start=1):
+        web.routes["/credits"] = Page(fixture(name), status=status)
+        monkeypatch.setenv("EVIDENCE_NOW", (t0 + timedelta(days=day)).isoformat())
+        refresh_flow(str(config), str(db), None)
+        con = connect(db, read_only=True)
+        try:
+            assert con.execute("SELECT grade, checked_at FROM record_status").fetchone() == (
+                "documented", t0), name
+            assert con.execute("SELECT last_outcome, consecutive_failures FROM source_health"
+                               ).fetchone() == (outcome, day), name
+            assert con.execute("SELECT count(*) FROM snapshots").fetchone() == (1,)
+        finally:
+            con.close()
