@@ -69,8 +69,11 @@ def classify_response(
     title = _clean(_first(_TITLE, head))
     lowered = head.lower()
     if title in s.blocked_titles or any(m in lowered for m in s.blocked_markers):
-        marker = title if title in s.blocked_titles else next(
-            m for m in s.blocked_markers if m in lowered)
+        marker = (
+            title
+            if title in s.blocked_titles
+            else next(m for m in s.blocked_markers if m in lowered)
+        )
         return SoftFailure(BLOCKED, f"challenge page (HTTP {status}): {marker!r}")
     if status >= 400:
         return None  # a plain error status is an http_error, not a soft one

@@ -106,6 +106,13 @@ def render_card(data: dict[str, Result]) -> str:
             )
         )
     )
+    for h in health:
+        if h["needs_review"]:
+            out.append(
+                f"  {h['source_id']}: newest page held for review ({h['needs_review']}); "
+                f"the previous one still counts. `evidence accept {rec['record_id']} "
+                f"{h['source_id']}` lets it count."
+            )
     return "\n".join(out)
 
 

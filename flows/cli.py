@@ -72,6 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="include closed alerts")
 
     p = sub.add_parser(
+        "accept",
+        parents=[common],
+        help="let a source's page held for review count as evidence again",
+    )
+    p.add_argument("record_id", metavar="ID")
+    p.add_argument("source_id", metavar="SOURCE")
+
+    p = sub.add_parser(
         "serve", parents=[common], help="run the refresh on schedule.cron until stopped"
     )
     p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
@@ -206,6 +214,23 @@ def cmd_alerts(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_accept(args: argparse.Namespace) -> int:
+    from warehouse import store
+
+    now = clock.now()
+    con = connect(_db_for_reading(args), now=now)
+    try:
+        accepted = store.accept_review(con, args.record_id, args.source_id, now)
+        if accepted:
+            store.grade_all(con)
+    finally:
+        con.close()
+    if not accepted:
+        raise EvidenceError(f"nothing of {args.record_id}/{args.source_id} is held for review")
+    print(f"accepted {accepted} page(s) of {args.record_id}/{args.source_id}; grades recomputed")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     db = resolve_db(args.db, catalog.settings)
@@ -238,6 +263,7 @@ COMMANDS = {
     "sql": cmd_sql,
     "sources": cmd_sources,
     "alerts": cmd_alerts,
+    "accept": cmd_accept,
     "serve": cmd_serve,
     "demo": cmd_demo,
 }

@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+import duckdb
 import httpx
 
 from extractors.claims import match_claim, normalize_text
 from extractors.page import EXTRACTOR_VERSION, extract_page
+from extractors.soft import review_reason
 from flows.config import Catalog, Record
 from flows.fetch import Attempt, Fetcher, FetchLimits, FetchRequest
 from warehouse import queries, store
@@ -173,9 +175,9 @@ def fetch_rows(
     return rows
 
 
-def check_claims(con: object) -> int:
+def check_claims(con: duckdb.DuckDBPyConnection) -> int:
     """Check every claim against each newest snapshot not yet checked; returns checks made."""
-    pending = store.pending_checks(con)  # type: ignore[arg-type]
+    pending = store.pending_checks(con)
     if not pending:
         return 0
     by_page: dict[str, list] = defaultdict(list)
@@ -185,7 +187,7 @@ def check_claims(con: object) -> int:
     hashes = list(by_page)
     for start in range(0, len(hashes), BATCH_SIZE):
         chunk = hashes[start : start + BATCH_SIZE]
-        texts = store.page_texts(con, chunk)  # type: ignore[arg-type]
+        texts = store.page_texts(con, chunk)
         for digest in chunk:
             page = normalize_text(texts.get(digest, ""))
             for p in by_page[digest]:
@@ -202,8 +204,18 @@ def check_claims(con: object) -> int:
                         check.found_values,
                     )
                 )
-    store.write_checks(con, rows)  # type: ignore[arg-type]
+    store.write_checks(con, rows)
     return len(rows)
+
+
+def review_snapshots(con: duckdb.DuckDBPyConnection, now: datetime) -> list[tuple]:
+    """Hold new primary snapshots that lost most of their text or every confirmed claim."""
+    decisions = []
+    for record_id, source_id, snapshot_id, previous_id, *counts in store.review_candidates(con):
+        reason = review_reason(*counts) if previous_id is not None else None
+        decisions.append((record_id, source_id, snapshot_id, reason))
+    store.write_reviews(con, decisions, now)
+    return [d for d in decisions if d[3] is not None]
 
 
 def progress(message: str) -> None:

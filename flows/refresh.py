@@ -30,6 +30,7 @@ from flows.pipeline import (
     fetch_rows,
     plan_requests,
     progress,
+    review_snapshots,
     summary_rows,
 )
 from warehouse import store
@@ -49,9 +50,15 @@ def extract_pages(attempts: list[Attempt], wanted: set[str]) -> list[PageRow]:
 
 @task(name="check-and-grade", cache_policy=NONE, retries=2, retry_delay_seconds=2)
 def check_and_grade(db_path: Path) -> int:
-    with session(db_path, now=clock.now()) as con:
+    now = clock.now()
+    with session(db_path, now=now) as con:
         made = check_claims(con)
+        held = review_snapshots(con, now)
+        if held:
+            made += check_claims(con)  # the snapshots that count again may need checks
         store.grade_all(con)
+    for record_id, source_id, _, reason in held:
+        progress(f"holding the new page of {record_id}/{source_id} for review: {reason}")
     return made
 
 

@@ -51,7 +51,9 @@ def test_classify_saved_pages(name: str, status: int, outcome: str | None) -> No
         ("https://nimbus.example/research/credits-2027", False, None),  # a real move
     ],
 )
-def test_redirects_that_retire_a_page(final: str, expect_redirect: bool, outcome: str | None) -> None:
+def test_redirects_that_retire_a_page(
+    final: str, expect_redirect: bool, outcome: str | None
+) -> None:
     page = "<html><title>Nimbus Cloud</title><p>Welcome to Nimbus</p></html>"
     verdict = classify_response(URL, final, 200, page, expect_redirect)
     assert (verdict.outcome if verdict else None) == outcome
@@ -71,8 +73,9 @@ def test_a_plain_error_status_stays_an_http_error() -> None:
         (5000, 2000, 0, 0, False),
     ],
 )
-def test_review_reason(before: int, after: int, confirmed_before: int, confirmed_after: int,
-                       flagged: bool) -> None:
+def test_review_reason(
+    before: int, after: int, confirmed_before: int, confirmed_after: int, flagged: bool
+) -> None:
     assert (review_reason(before, after, confirmed_before, confirmed_after) is not None) == flagged
 
 
@@ -103,8 +106,9 @@ def test_fetcher_sees_a_redirect_home(web: WebServer) -> None:
     url = web.url("/old-programme")
     (a,) = fetch_batch([FetchRequest(url)], LIMITS, lambda: datetime.now(UTC))[url]
     assert a.outcome is Outcome.SOFT_404 and "site root" in (a.error or "")
-    (b,) = fetch_batch([FetchRequest(url, expect_redirect=True)], LIMITS,
-                       lambda: datetime.now(UTC))[url]
+    (b,) = fetch_batch(
+        [FetchRequest(url, expect_redirect=True)], LIMITS, lambda: datetime.now(UTC)
+    )[url]
     assert b.outcome is Outcome.OK
 
 
@@ -119,12 +123,14 @@ def test_soft_failures_never_move_the_grade_or_checked_at(
     config = tmp_path / "config"
     (config / "records").mkdir(parents=True)
     (config / "settings.yaml").write_text("fetch:\n  retries: 0\n")
-    (config / "records" / "r.yaml").write_text(textwrap.dedent(f"""\
+    (config / "records" / "r.yaml").write_text(
+        textwrap.dedent(f"""\
         id: nimbus
         title: Nimbus research credits
-        sources: [{{id: official, url: "{web.url('/credits')}", role: primary}}]
+        sources: [{{id: official, url: "{web.url("/credits")}", role: primary}}]
         claims: [{{id: cap, quote: "up to $5,000 in cloud credits for 12 months"}}]
-        """))
+        """)
+    )
     web.routes["/credits"] = Page(fixture("article-mentioning-not-found.html"))
     db = tmp_path / "w.duckdb"
     t0 = datetime(2026, 11, 4, 6, 0, tzinfo=UTC)
@@ -143,9 +149,82 @@ def test_soft_failures_never_move_the_grade_or_checked_at(
         con = connect(db, read_only=True)
         try:
             assert con.execute("SELECT grade, checked_at FROM record_status").fetchone() == (
-                "documented", t0), name
-            assert con.execute("SELECT last_outcome, consecutive_failures FROM source_health"
-                               ).fetchone() == (outcome, day), name
+                "documented",
+                t0,
+            ), name
+            assert con.execute(
+                "SELECT last_outcome, consecutive_failures FROM source_health"
+            ).fetchone() == (outcome, day), name
             assert con.execute("SELECT count(*) FROM snapshots").fetchone() == (1,)
         finally:
             con.close()
+
+
+def test_a_gutted_primary_page_is_held_for_review_until_accepted(
+    prefect_harness: None,
+    web: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import textwrap
+
+    from flows.cli import main
+    from flows.refresh import refresh_flow
+    from warehouse.db import connect
+
+    config = tmp_path / "config"
+    (config / "records").mkdir(parents=True)
+    (config / "settings.yaml").write_text(
+        f"database: {tmp_path / 'w.duckdb'}\nfetch:\n  retries: 0\n"
+    )
+    (config / "records" / "r.yaml").write_text(
+        textwrap.dedent(f"""\
+        id: nimbus
+        title: Nimbus research credits
+        sources: [{{id: official, url: "{web.url("/credits")}", role: primary}}]
+        claims:
+          - {{id: cap, quote: "up to $5,000 in cloud credits for 12 months"}}
+          - {{id: open, quote: "Applications are open to faculty"}}
+        """)
+    )
+    filler = "<p>" + "The programme supports research in many fields of science. " * 12 + "</p>"
+    web.routes["/credits"] = Page(
+        f"<html><title>Credits</title><main><p>Researchers get up to $5,000 in cloud credits "
+        f"for 12 months.</p><p>Applications are open to faculty.</p>{filler}</main></html>"
+    )
+    db = tmp_path / "w.duckdb"
+    t0 = datetime(2026, 11, 4, 6, 0, tzinfo=UTC)
+    monkeypatch.setenv("EVIDENCE_NOW", t0.isoformat())
+    refresh_flow(str(config), str(db), None)
+
+    web.routes["/credits"] = Page(
+        "<html><title>Credits</title><main><p>We are updating this "
+        "page. Check back soon.</p></main></html>"
+    )
+    t1 = t0 + timedelta(days=1)
+    monkeypatch.setenv("EVIDENCE_NOW", t1.isoformat())
+    refresh_flow(str(config), str(db), None)
+    con = connect(db, read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM snapshots").fetchone() == (2,)  # kept
+        assert con.execute("SELECT grade, checked_at FROM record_status").fetchone() == (
+            "documented",
+            t0,
+        )  # but not counted
+        (review,) = con.execute("SELECT needs_review FROM source_health").fetchone()
+        assert review and "main text fell" in review
+    finally:
+        con.close()
+    capsys.readouterr()
+    assert main(["show", "nimbus", "--config", str(config)]) == 0
+    assert "official: newest page held for review" in capsys.readouterr().out
+
+    assert main(["accept", "nimbus", "official", "--config", str(config)]) == 0
+    con = connect(db, read_only=True)
+    try:
+        assert con.execute("SELECT grade FROM record_status").fetchone() == ("unverified",)
+        assert con.execute("SELECT needs_review FROM source_health").fetchone() == (None,)
+    finally:
+        con.close()
+    assert main(["accept", "nimbus", "official", "--config", str(config)]) == 2  # nothing held

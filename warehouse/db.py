@@ -42,8 +42,8 @@ def connect(
 ) -> duckdb.DuckDBPyConnection:
     """Open the database; a writer also applies pending migrations.
 
-    A reader waits up to `wait_s` (default READ_WAIT_S) for a writer's lock,
-    then raises WarehouseBusy; a writer raises it at once.
+    Both wait up to `wait_s` (default READ_WAIT_S) for another process's write
+    lock, then raise WarehouseBusy.
     """
     path = Path(path)
     if read_only and not path.exists():

@@ -294,6 +294,44 @@ def write_checks(con: duckdb.DuckDBPyConnection, checks: Sequence[CheckRow]) -> 
         )
 
 
+def review_candidates(con: duckdb.DuckDBPyConnection) -> list[tuple]:
+    """(record, source, snapshot, previous, previous_chars, chars, previously_confirmed,
+    confirmed) for every new primary snapshot not yet looked at."""
+    return con.execute(sql_file("review_candidates.sql")).fetchall()
+
+
+def write_reviews(
+    con: duckdb.DuckDBPyConnection,
+    reviews: Sequence[tuple[str, str, int, str | None]],
+    now: datetime,
+) -> None:
+    """(record, source, snapshot, reason or None for passed) rows."""
+    with transaction(con):
+        _insert(
+            con,
+            "store.snapshot_reviews",
+            6,
+            [(s, r, src, reason, now, None) for r, src, s, reason in reviews],
+        )
+
+
+def accept_review(
+    con: duckdb.DuckDBPyConnection, record_id: str, source_id: str, now: datetime
+) -> int:
+    """Accept every held snapshot of a source; returns how many."""
+    with transaction(con):
+        (count,) = con.execute(
+            "SELECT count(*) FROM store.held_snapshots WHERE record_id = ? AND source_id = ?",
+            [record_id, source_id],
+        ).fetchone()
+        con.execute(
+            "UPDATE store.snapshot_reviews SET accepted_at = ? WHERE record_id = ? "
+            "AND source_id = ? AND reason IS NOT NULL AND accepted_at IS NULL",
+            [now, record_id, source_id],
+        )
+    return count
+
+
 def grade_all(con: duckdb.DuckDBPyConnection) -> None:
     """Recompute every claim's and record's grade and freshness, all at once."""
     with transaction(con):

@@ -4,7 +4,8 @@ FROM store.claims c
 JOIN store.sources s
   ON s.record_id = c.record_id
  AND (c.source_ids IS NULL OR list_contains(c.source_ids, s.source_id))
-JOIN store.current_snapshots n ON n.record_id = s.record_id AND n.source_id = s.source_id
+JOIN (SELECT * FROM store.latest_snapshots UNION SELECT * FROM store.current_snapshots) n
+  ON n.record_id = s.record_id AND n.source_id = s.source_id
 JOIN store.snapshots sn ON sn.snapshot_id = n.snapshot_id
 ANTI JOIN store.checks k
   ON k.record_id = c.record_id AND k.claim_id = c.claim_id AND k.source_id = s.source_id
