@@ -9,6 +9,7 @@ The database is written only from the flow's thread, in short transactions.
 from __future__ import annotations
 
 import uuid
+from collections import defaultdict
 from pathlib import Path
 
 from prefect import flow, task
@@ -16,7 +17,9 @@ from prefect.cache_policies import NONE
 
 from extractors.page import EXTRACTOR_VERSION
 from flows import clock
-from flows.config import Catalog, load_catalog, resolve_db
+from flows.alerts import channel_key, evidence_messages, mask_url, notify_urls, send, source_alerts
+from flows.config import AlertSettings, Catalog, load_catalog, load_settings, resolve_db
+from flows.errors import EvidenceError
 from flows.fetch import Attempt, FetchLimits, FetchRequest, last_live
 from flows.lock import refresh_lock
 from flows.pipeline import (
@@ -33,9 +36,11 @@ from flows.pipeline import (
     review_snapshots,
     summary_rows,
 )
+from warehouse import alerts as alerts_db
 from warehouse import store
 from warehouse.db import session
 from warehouse.rows import PageRow
+from warehouse.store import transaction
 
 
 @task(name="fetch-sources", cache_policy=NONE, retries=1, retry_delay_seconds=5)
@@ -49,9 +54,11 @@ def extract_pages(attempts: list[Attempt], wanted: set[str]) -> list[PageRow]:
 
 
 @task(name="check-and-grade", cache_policy=NONE, retries=2, retry_delay_seconds=2)
-def check_and_grade(db_path: Path) -> int:
+def check_and_grade(db_path: Path) -> tuple[int, dict]:
+    """Check claims, hold suspect pages, grade; returns checks made and the state before."""
     now = clock.now()
     with session(db_path, now=now) as con:
+        before = alerts_db.evidence_state(con)
         made = check_claims(con)
         held = review_snapshots(con, now)
         if held:
@@ -59,7 +66,39 @@ def check_and_grade(db_path: Path) -> int:
         store.grade_all(con)
     for record_id, source_id, _, reason in held:
         progress(f"holding the new page of {record_id}/{source_id} for review: {reason}")
-    return made
+    return made, before
+
+
+@task(name="send-alerts", cache_policy=NONE, timeout_seconds=600)
+def send_alerts(db_path: Path, settings: AlertSettings, before: dict) -> int:
+    """Open, resend and close alerts; deliver new and owed messages; returns messages sent."""
+    now = clock.now()
+    urls = notify_urls(settings.notify)
+    channels = [(channel_key(u), mask_url(u)) for u in urls]
+    with session(db_path, now=now) as con:
+        with transaction(con):
+            messages = source_alerts(con, settings.after_failures, settings.resend_after, now)
+            after = alerts_db.evidence_state(con)
+            messages += evidence_messages(
+                before, after, alerts_db.claim_context(con), alerts_db.source_urls(con)
+            )
+            alerts_db.enqueue(
+                con, [(m.kind, m.record_id, m.title, m.body) for m in messages], channels, now
+            )
+        pending = alerts_db.unsent(con, [key for key, _ in channels])
+    by_key = {channel_key(u): u for u in urls}
+    results = [(o.notification_id, *send(by_key[o.channel], o.title, o.body)) for o in pending]
+    with session(db_path, now=now) as con:
+        alerts_db.mark_delivery(con, results, now)
+    failed = defaultdict(int)
+    for (_, ok, error), out in zip(results, pending, strict=True):
+        if not ok:
+            failed[error or mask_url(by_key[out.channel])] += 1
+    for error, count in failed.items():
+        progress(f"{count} alert message(s) not delivered: {error}; retried next run")
+    if messages and not urls:
+        progress(f"{len(messages)} alert(s) raised; no notify URL set (alerts.notify)")
+    return sum(ok for _, ok, _ in results)
 
 
 def _limits(catalog: Catalog) -> FetchLimits:
@@ -75,7 +114,23 @@ def _limits(catalog: Catalog) -> FetchLimits:
     )
 
 
-@flow(name="evidence-refresh", log_prints=False)
+def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
+    """on_failure hook: a crash of the flow itself reaches every notify channel."""
+    params = getattr(flow_run, "parameters", {}) or {}
+    try:
+        settings = load_settings(Path(params.get("config_dir") or "config"))
+        configured = settings.alerts.notify
+    except EvidenceError:
+        configured = []
+    message = getattr(state, "message", None) or "the refresh flow failed"
+    name = getattr(flow_run, "name", "?")
+    for url in notify_urls(configured):
+        ok, error = send(url, f"flow-failed: evidence-refresh run {name}", str(message)[:2000])
+        if not ok:
+            progress(f"could not report the failed run: {error}")
+
+
+@flow(name="evidence-refresh", log_prints=False, on_failure=[notify_flow_failure])
 def refresh_flow(
     config_dir: str = "config", db_path: str | None = None, record_ids: list[str] | None = None
 ) -> list[dict]:
@@ -104,6 +159,7 @@ def refresh_flow(
             done += len(batch)
             failed = sum(not last_live(a).outcome.success for a in results.values())
             progress(f"fetched {done}/{total} URLs ({failed} failed in this batch)")
-        made = check_and_grade(db)
+        made, before = check_and_grade(db)
         progress(f"checked {made} claim/page pairs; graded {len(catalog.records)} records")
+        send_alerts(db, catalog.settings.alerts, before)
         return summary_rows(db, run_id, clock.now())

@@ -32,6 +32,8 @@ class WebServer:
         self.routes: dict[str, Page | Handler] = {}
         self.hits: Counter[str] = Counter()
         self.requests: list[tuple[str, dict[str, str]]] = []
+        self.posts: list[tuple[str, bytes]] = []
+        self.post_status = 200  # what POST answers (a failing webhook: 500)
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
@@ -43,8 +45,15 @@ class WebServer:
             def log_message(self, *args: object) -> None:
                 pass
 
-            def do_GET(self) -> None:
+            def do_GET(self) -> None:  # noqa: N802
                 server._serve(self)
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length)
+                if server.post_status == 200:
+                    server.posts.append((self.path, body))
+                send(self, server.post_status, b"{}", "application/json")
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _H)
         self.httpd.daemon_threads = True

@@ -224,7 +224,9 @@ def test_two_hundred_sources_a_quarter_misbehaving(
                 host = hosts[n % 4]
                 path = f"/r{r}/s{s}"
                 if kind == "ok":
-                    host.routes[path] = Page(f"<p>Record {r} offers {n} seats to students.</p>")
+                    host.routes[path] = Page(
+                        f"<p>Record {r} offers {n} seats to students.</p>", delay_s=0.05
+                    )
                 elif kind == "404":
                     pass
                 elif kind == "503":

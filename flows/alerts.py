@@ -1,0 +1,228 @@
+"""Alerts people can trust: unreachable sources and evidence that moved, without storms.
+
+A source's alert opens after `alerts.after_failures` failed refreshes in a row and
+is sent once; while open it is resent every `alerts.resend_after`; the first
+success closes it with a recovery message. An alert that reopens within
+`resend_after` of closing (a flapping source) reopens silently, and its next
+recovery is silent too. Evidence alerts: one message per record per change (a
+grade falls, a claim turns `changed`, a record goes stale, a page is held for
+review). Messages go to Apprise URLs through an outbox in the database, so a
+channel that fails is retried on the next run; it never fails the refresh.
+Notify URLs hold secrets: only their sha256 and a masked form are ever stored
+or printed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+import duckdb
+
+from warehouse import alerts as db
+
+GRADE_RANK = {"documented": 3, "reported": 2, "unverified": 1, "contradicted": 0}
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    kind: str  # unreachable, recovered, grade, changed, stale, review, flow-failed
+    record_id: str | None
+    title: str
+    body: str
+
+
+def notify_urls(configured: list[str]) -> list[str]:
+    """alerts.notify plus EVIDENCE_NOTIFY (space separated), without repeats."""
+    urls = [*configured, *os.environ.get("EVIDENCE_NOTIFY", "").split()]
+    return list(dict.fromkeys(u for u in urls if u.strip()))
+
+
+def mask_url(url: str) -> str:
+    """scheme://host[:port]/*** : tokens, passwords, paths and queries never shown."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return "<unparseable notify URL>"
+    secret = parts.username or parts.password or parts.path.strip("/") or parts.query
+    return f"{parts.scheme}://{host}{port}" + ("/***" if secret else "")
+
+
+def channel_key(url: str) -> str:
+    return hashlib.sha256(url.encode("utf-8")).hexdigest()
+
+
+# --- unreachable sources ---------------------------------------------------
+
+
+def source_alerts(
+    con: duckdb.DuckDBPyConnection, after_failures: int, resend_after: timedelta, now: datetime
+) -> list[Message]:
+    """Open, resend, reopen or close each source's alert; the messages to send."""
+    messages = []
+    latest = db.latest_alerts(con)
+    for h in db.source_health(con):
+        alert = latest.get((h.record_id, h.source_id))
+        is_open = alert is not None and alert.closed_at is None
+        if h.consecutive_failures >= after_failures:
+            due = (
+                alert is None
+                or alert.last_notified_at is None
+                or (now - alert.last_notified_at >= resend_after)
+            )
+            if is_open or (
+                alert is not None
+                and alert.closed_at is not None
+                and now - alert.closed_at < resend_after
+            ):
+                db.update_alert(con, alert.alert_id, h, now if due else None, reopen=not is_open)
+                if due:
+                    messages.append(_unreachable(h, alert.opened_at if is_open else now))
+            else:
+                db.open_alert(con, h, now, notified=True)
+                messages.append(_unreachable(h, now))
+        elif h.reachable and is_open:
+            assert alert is not None
+            owed = alert.notified_open_at is not None and (
+                alert.recovery_sent_at is None or alert.recovery_sent_at < alert.notified_open_at
+            )
+            db.close_alert(con, alert.alert_id, now, recovery_sent=owed)
+            if owed:
+                messages.append(_recovered(h, alert.failures, alert.opened_at, now))
+    return messages
+
+
+def _unreachable(h: db.SourceHealth, since: datetime) -> Message:
+    return Message(
+        "unreachable",
+        h.record_id,
+        f"unreachable: {h.record_id} {h.source_id} failed {h.consecutive_failures} "
+        "refreshes in a row",
+        f"Record: {h.record_id}\nSource: {h.source_id} {h.url}\n"
+        f"Failures in a row: {h.consecutive_failures}\n"
+        f"Last error: {h.last_error or h.last_outcome} ({h.last_outcome})\n"
+        f"Failing since: {since.isoformat()}",
+    )
+
+
+def _recovered(h: db.SourceHealth, failures: int, since: datetime, now: datetime) -> Message:
+    return Message(
+        "recovered",
+        h.record_id,
+        f"recovered: {h.record_id} {h.source_id} answers again",
+        f"Record: {h.record_id}\nSource: {h.source_id} {h.url}\n"
+        f"Failures in a row before it recovered: {failures}\n"
+        f"Unreachable from {since.isoformat()} to {now.isoformat()}",
+    )
+
+
+# --- evidence that moved ----------------------------------------------------
+
+
+def evidence_messages(
+    before: dict,
+    after: dict,
+    quotes: dict[tuple[str, str], tuple[str, str]],
+    urls: dict[tuple[str, str], str],
+) -> list[Message]:
+    """One message per record per change, comparing states around a grading."""
+    messages = []
+    old_records, new_records = before["records"], after["records"]
+    for record, (grade, freshness) in new_records.items():
+        if record not in old_records:
+            continue  # a record seen for the first time has nothing to fall from
+        old_grade, old_freshness = old_records[record]
+        if GRADE_RANK.get(grade, 0) < GRADE_RANK.get(old_grade, 0):
+            messages.append(
+                Message(
+                    "grade",
+                    record,
+                    f"grade: {record} fell from {old_grade} to {grade}",
+                    f"Record: {record}\nGrade: {old_grade} -> {grade}\n" + _sources(record, urls),
+                )
+            )
+        if freshness == "stale" and old_freshness != "stale":
+            messages.append(
+                Message(
+                    "stale",
+                    record,
+                    f"stale: {record} is stale",
+                    f"Record: {record}\nFreshness: {old_freshness} -> stale "
+                    "(no source backing its grade has answered within the window)\n"
+                    + _sources(record, urls),
+                )
+            )
+    changes: dict[str, list[str]] = defaultdict(list)
+    for (record, claim, source), (outcome, values) in after["checks"].items():
+        old = before["checks"].get((record, claim, source))
+        if outcome != "changed" or record not in old_records:
+            continue
+        if old is not None and old[0] == "changed" and old[1] == values:
+            continue
+        quote = quotes.get((record, claim), ("", ""))[0]
+        was = (
+            old[1]
+            if old and old[0] == "changed"
+            else tuple(float(n) for n in _NUMBER.findall(quote.replace(",", "")))
+        )
+        changes[record].append(
+            f"{claim} on {source} {urls.get((record, source), '')}: "
+            f'{_numbers(was)} -> {_numbers(values)} (quote: "{quote}")'
+        )
+    for record, lines in changes.items():
+        claims = ", ".join(sorted({line.split(" ", 1)[0] for line in lines}))
+        messages.append(
+            Message(
+                "changed",
+                record,
+                f"changed: {record} {claims} now shows other numbers",
+                f"Record: {record}\n" + "\n".join(lines),
+            )
+        )
+    for (record, source, _snapshot), reason in after["held"].items():
+        if (record, source, _snapshot) not in before["held"]:
+            messages.append(
+                Message(
+                    "review",
+                    record,
+                    f"review: {record} {source} page held for review",
+                    f"Record: {record}\nSource: {source} {urls.get((record, source), '')}\n"
+                    f"Why: {reason}\nThe previous page still counts; "
+                    f"`evidence accept {record} {source}` lets the new one count.",
+                )
+            )
+    return messages
+
+
+def _numbers(values: tuple[float, ...]) -> str:
+    return ", ".join(f"{v:g}" for v in values) or "(none)"
+
+
+def _sources(record: str, urls: dict[tuple[str, str], str]) -> str:
+    lines = [f"  {source}: {url}" for (r, source), url in sorted(urls.items()) if r == record]
+    return "Sources:\n" + "\n".join(lines)
+
+
+# --- delivery ---------------------------------------------------------------
+
+
+def send(url: str, title: str, body: str) -> tuple[bool, str | None]:
+    """One message to one Apprise URL; (delivered, error with secrets masked)."""
+    import apprise
+
+    logging.getLogger("apprise").setLevel(logging.CRITICAL)  # its logs can name the URL
+    sender = apprise.Apprise()
+    if not sender.add(url):
+        return False, f"not a notify URL apprise understands: {mask_url(url)}"
+    if sender.notify(title=title, body=body):
+        return True, None
+    return False, f"delivery to {mask_url(url)} failed"

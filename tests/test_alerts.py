@@ -1,0 +1,269 @@
+"""Alerts: several refreshes with EVIDENCE_NOW moving forward, a real webhook receiver
+on 127.0.0.1 (json://), and the messages counted."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from servers import Page, WebServer
+
+from flows.alerts import mask_url, notify_urls
+from warehouse.db import connect
+
+T0 = datetime(2026, 11, 4, 6, 0, tzinfo=UTC)
+SECRET = "hunter2-token"
+PAGE = (
+    "<html><title>Credits</title><main><p>Researchers get up to {amount} in cloud credits "
+    "for 12 months.</p></main></html>"
+)
+
+
+class Scenario:
+    def __init__(
+        self, web: WebServer, hook: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self.web, self.hook, self.monkeypatch = web, hook, monkeypatch
+        self.config = tmp_path / "config"
+        (self.config / "records").mkdir(parents=True)
+        port = hook.httpd.server_address[1]
+        (self.config / "settings.yaml").write_text(
+            textwrap.dedent(f"""\
+            fetch: {{retries: 0, timeout_s: 2}}
+            alerts:
+              after_failures: 2
+              resend_after: 24h
+              notify: ["json://alice:{SECRET}@127.0.0.1:{port}/hook"]
+            """)
+        )
+        (self.config / "records" / "r.yaml").write_text(
+            textwrap.dedent(f"""\
+            id: nimbus
+            title: Nimbus research credits
+            freshness_window: 3d
+            sources: [{{id: official, url: "{web.url("/credits")}", role: primary}}]
+            claims: [{{id: cap, quote: "up to $5,000 in cloud credits for 12 months"}}]
+            """)
+        )
+        self.db = tmp_path / "w.duckdb"
+        self.now = T0
+        self.up("$5,000")
+
+    def up(self, amount: str) -> None:
+        self.web.routes["/credits"] = Page(PAGE.format(amount=amount))
+
+    def down(self) -> None:
+        self.web.routes["/credits"] = Page("busy", status=503)
+
+    def refresh(self, after: timedelta) -> list[str]:
+        """One refresh `after` later; the titles of the messages it delivered."""
+        from flows.refresh import refresh_flow
+
+        self.now += after
+        seen = len(self.hook.posts)
+        self.monkeypatch.setenv("EVIDENCE_NOW", self.now.isoformat())
+        refresh_flow(str(self.config), str(self.db), None)
+        return [json.loads(body)["title"] for _, body in self.hook.posts[seen:]]
+
+
+@pytest.fixture
+def hook() -> WebServer:
+    server = WebServer().start()
+    yield server
+    server.stop()
+
+
+def test_alert_lifecycle_without_storms(
+    prefect_harness: None,
+    web: WebServer,
+    hook: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    s = Scenario(web, hook, tmp_path, monkeypatch)
+    hour = timedelta(hours=1)
+    assert s.refresh(timedelta(0)) == []
+    s.down()
+    assert s.refresh(hour) == []  # one failure is not an outage
+    (opened,) = s.refresh(hour)
+    assert opened == "unreachable: nimbus official failed 2 refreshes in a row"
+    body = json.loads(hook.posts[-1][1])["message"]
+    assert web.url("/credits") in body and "Failures in a row: 2" in body and "HTTP 503" in body
+    assert s.refresh(hour) == []  # no storm inside the resend window
+    assert s.refresh(hour) == []
+    (resent,) = s.refresh(timedelta(hours=22))
+    assert resent.startswith("unreachable: nimbus official failed 5 refreshes")
+    s.up("$5,000")
+    (recovered,) = s.refresh(hour)
+    assert recovered == "recovered: nimbus official answers again"
+
+    # flapping inside the resend window: reopened and closed silently
+    s.down()
+    assert s.refresh(hour) == []
+    assert s.refresh(hour) == []
+    s.up("$5,000")
+    assert s.refresh(hour) == []
+
+    # a changed number: the grade falls and the claim changed, one message each
+    s.up("$4,000")
+    titles = s.refresh(timedelta(days=2))
+    assert sorted(titles) == [
+        "changed: nimbus cap now shows other numbers",
+        "grade: nimbus fell from documented to contradicted",
+    ]
+    changed = next(json.loads(b)["message"] for _, b in hook.posts if b"changed: nimbus" in b)
+    assert "5000, 12 -> 4000, 12" in changed and web.url("/credits") in changed
+
+    # four days without an answer: stale, and unreachable
+    s.down()
+    s.refresh(timedelta(days=1))
+    titles = s.refresh(timedelta(days=3))
+    assert sorted(titles) == [
+        "stale: nimbus is stale",
+        "unreachable: nimbus official failed 2 refreshes in a row",
+    ]
+
+    con = connect(s.db, read_only=True)
+    try:
+        alerts = con.execute(
+            "SELECT closed_at IS NULL, failures FROM alerts ORDER BY alert_id"
+        ).fetchall()
+        assert alerts == [(False, 2), (True, 2)]  # the first reopened while flapping
+        # the notify URL's secret is nowhere in the database
+        texts = con.execute(
+            "SELECT string_agg(channel || channel_masked || title || body, ' ') "
+            "FROM store.notifications"
+        ).fetchone()[0]
+        assert SECRET not in texts and "json://127.0.0.1:" in texts
+    finally:
+        con.close()
+    assert SECRET.encode() not in s.db.read_bytes()
+    out, err = capfd.readouterr()
+    assert SECRET not in out + err
+
+
+def test_a_failing_channel_is_retried_and_never_fails_the_run(
+    prefect_harness: None,
+    web: WebServer,
+    hook: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    s = Scenario(web, hook, tmp_path, monkeypatch)
+    s.refresh(timedelta(0))
+    s.down()
+    s.refresh(timedelta(hours=1))
+    hook.post_status = 500
+    assert s.refresh(timedelta(hours=1)) == []  # the run completes all the same
+    err = capfd.readouterr().err
+    assert "1 alert message(s) not delivered" in err and SECRET not in err
+    hook.post_status = 200
+    owed = s.refresh(timedelta(hours=1))
+    assert owed == ["unreachable: nimbus official failed 2 refreshes in a row"]  # sent late, once
+    assert s.refresh(timedelta(hours=1)) == []
+
+
+def test_alerts_command_lists_open_and_all(
+    prefect_harness: None,
+    web: WebServer,
+    hook: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from flows.cli import main
+
+    s = Scenario(web, hook, tmp_path, monkeypatch)
+    s.down()
+    for _ in range(2):
+        s.refresh(timedelta(hours=1))
+    capsys.readouterr()
+    assert main(["alerts", "--db", str(s.db)]) == 0
+    out = capsys.readouterr().out
+    assert "nimbus" in out and "official" in out and "HTTP 503" in out
+    s.up("$5,000")
+    s.refresh(timedelta(hours=1))
+    assert main(["alerts", "--db", str(s.db)]) == 0
+    assert capsys.readouterr().out.strip() == "no open alerts"
+    assert main(["alerts", "--all", "--db", str(s.db)]) == 0
+    assert "nimbus" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("url", "masked"),
+    [
+        (
+            "json://alice:secret@hooks.example.org:8443/path/token",
+            "json://hooks.example.org:8443/***",
+        ),
+        ("slack://TokenA/TokenB/TokenC/#general", "slack://tokena/***"),
+        ("mailto://user:pass@gmail.com", "mailto://gmail.com/***"),
+        ("json://localhost", "json://localhost"),
+    ],
+)
+def test_mask_url(url: str, masked: str) -> None:
+    assert mask_url(url) == masked
+
+
+def test_notify_urls_from_settings_and_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVIDENCE_NOTIFY", "json://a/1  json://b/2 json://a/1")
+    assert notify_urls(["json://a/1", "json://c/3"]) == ["json://a/1", "json://c/3", "json://b/2"]
+
+
+def test_a_crash_of_the_flow_reaches_the_channels(
+    prefect_harness: None, hook: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.refresh import refresh_flow
+
+    config = tmp_path / "config"
+    (config / "records").mkdir(parents=True)
+    (config / "records" / "r.yaml").write_text(
+        "id: r\ntitle: R\nsources: [{url: 'http://127.0.0.1:9/x', role: primary}]\n"
+    )
+    port = hook.httpd.server_address[1]
+    monkeypatch.setenv("EVIDENCE_NOTIFY", f"json://127.0.0.1:{port}/crash")
+    not_a_db = tmp_path / "db-is-a-directory"
+    not_a_db.mkdir()
+    with pytest.raises(Exception):  # noqa: B017 - whatever the crash, the hook must fire
+        refresh_flow(str(config), str(not_a_db), None)
+    titles = [json.loads(body)["title"] for _, body in hook.posts]
+    assert len(titles) == 1 and titles[0].startswith("flow-failed: evidence-refresh run ")
+
+
+def test_evidence_messages_one_per_record_per_change() -> None:
+    from flows.alerts import evidence_messages
+
+    before = {
+        "records": {"a": ("documented", "fresh"), "b": ("reported", "fresh")},
+        "checks": {
+            ("a", "c1", "p"): ("confirmed", (5.0,)),
+            ("a", "c2", "p"): ("confirmed", (3.0,)),
+        },
+        "held": {},
+    }
+    after = {
+        "records": {
+            "a": ("contradicted", "fresh"),
+            "b": ("reported", "stale"),
+            "new": ("unverified", "unchecked"),
+        },
+        "checks": {("a", "c1", "p"): ("changed", (6.0,)), ("a", "c2", "p"): ("changed", (4.0,))},
+        "held": {("b", "p", 7): "main text fell from 5000 to 100 characters"},
+    }
+    quotes = {("a", "c1"): ("$5 per seat", ""), ("a", "c2"): ("3 seats", "")}
+    urls = {("a", "p"): "https://a.example/p", ("b", "p"): "https://b.example/p"}
+    messages = evidence_messages(before, after, quotes, urls)
+    assert sorted(m.title for m in messages) == [
+        "changed: a c1, c2 now shows other numbers",
+        "grade: a fell from documented to contradicted",
+        "review: b p page held for review",
+        "stale: b is stale",
+    ]
+    changed = next(m for m in messages if m.kind == "changed")
+    assert "5 -> 6" in changed.body and "3 -> 4" in changed.body
+    assert "https://a.example/p" in changed.body

@@ -1,0 +1,191 @@
+"""Alert state and the notification outbox: every line of their SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import duckdb
+
+from warehouse.db import sql_file
+from warehouse.store import transaction
+
+MAX_ATTEMPTS = 20  # a message a channel refused this often is given up on
+
+
+@dataclass(frozen=True, slots=True)
+class SourceHealth:
+    record_id: str
+    source_id: str
+    url: str
+    consecutive_failures: int
+    reachable: bool
+    last_outcome: str | None
+    last_error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AlertRow:
+    alert_id: int
+    record_id: str
+    source_id: str
+    opened_at: datetime
+    closed_at: datetime | None
+    failures: int
+    last_notified_at: datetime | None
+    recovery_sent_at: datetime | None
+    notified_open_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    notification_id: int
+    channel: str
+    kind: str
+    title: str
+    body: str
+
+
+def source_health(con: duckdb.DuckDBPyConnection) -> list[SourceHealth]:
+    return [SourceHealth(*r) for r in con.execute(sql_file("alert_sources.sql")).fetchall()]
+
+
+def latest_alerts(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], AlertRow]:
+    """The newest alert of every source (open or closed)."""
+    rows = con.execute(
+        "SELECT alert_id, record_id, source_id, opened_at, closed_at, failures, last_notified_at,"
+        " recovery_sent_at, notified_open_at FROM store.alerts"
+        " QUALIFY row_number() OVER (PARTITION BY record_id, source_id ORDER BY alert_id DESC) = 1"
+    ).fetchall()
+    return {(r[1], r[2]): AlertRow(*r) for r in rows}
+
+
+def open_alert(
+    con: duckdb.DuckDBPyConnection, h: SourceHealth, now: datetime, notified: bool
+) -> None:
+    con.execute(
+        "INSERT INTO store.alerts (alert_id, record_id, source_id, url, opened_at, failures,"
+        " last_error, last_notified_at, notified_open_at)"
+        " VALUES (nextval('store.alert_ids'), ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            h.record_id,
+            h.source_id,
+            h.url,
+            now,
+            h.consecutive_failures,
+            h.last_error,
+            now if notified else None,
+            now if notified else None,
+        ],
+    )
+
+
+def update_alert(
+    con: duckdb.DuckDBPyConnection,
+    alert_id: int,
+    h: SourceHealth,
+    notified_at: datetime | None,
+    reopen: bool = False,
+) -> None:
+    con.execute(
+        "UPDATE store.alerts SET failures = ?, last_error = ?,"
+        " last_notified_at = coalesce(?, last_notified_at),"
+        " notified_open_at = coalesce(?, notified_open_at),"
+        " closed_at = CASE WHEN ? THEN NULL ELSE closed_at END"
+        " WHERE alert_id = ?",
+        [h.consecutive_failures, h.last_error, notified_at, notified_at, reopen, alert_id],
+    )
+
+
+def close_alert(
+    con: duckdb.DuckDBPyConnection, alert_id: int, now: datetime, recovery_sent: bool
+) -> None:
+    con.execute(
+        "UPDATE store.alerts SET closed_at = ?,"
+        " recovery_sent_at = CASE WHEN ? THEN ? ELSE recovery_sent_at END WHERE alert_id = ?",
+        [now, recovery_sent, now, alert_id],
+    )
+
+
+def enqueue(
+    con: duckdb.DuckDBPyConnection,
+    messages: Sequence[tuple[str, str | None, str, str]],
+    channels: Sequence[tuple[str, str]],
+    now: datetime,
+) -> None:
+    """(kind, record, title, body) for each (channel key, masked URL)."""
+    rows = [
+        (key, masked, kind, record, title, body, now)
+        for key, masked in channels
+        for kind, record, title, body in messages
+    ]
+    if rows:
+        con.executemany(
+            "INSERT INTO store.notifications (notification_id, channel, channel_masked, kind,"
+            " record_id, title, body, created_at)"
+            " VALUES (nextval('store.notification_ids'), ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+
+def unsent(con: duckdb.DuckDBPyConnection, channel_keys: Sequence[str]) -> list[Outgoing]:
+    """Messages not yet delivered to channels still configured, oldest first."""
+    if not channel_keys:
+        return []
+    rows = con.execute(
+        "SELECT notification_id, channel, kind, title, body FROM store.notifications"
+        " WHERE sent_at IS NULL AND attempts < ? AND list_contains(?, channel)"
+        " ORDER BY notification_id",
+        [MAX_ATTEMPTS, list(channel_keys)],
+    ).fetchall()
+    return [Outgoing(*r) for r in rows]
+
+
+def mark_delivery(
+    con: duckdb.DuckDBPyConnection, results: Sequence[tuple[int, bool, str | None]], now: datetime
+) -> None:
+    with transaction(con):
+        for notification_id, ok, error in results:
+            con.execute(
+                "UPDATE store.notifications SET attempts = attempts + 1, last_attempt_at = ?,"
+                " sent_at = CASE WHEN ? THEN ? ELSE NULL END, last_error = ?"
+                " WHERE notification_id = ?",
+                [now, ok, now, error, notification_id],
+            )
+
+
+def evidence_state(con: duckdb.DuckDBPyConnection) -> dict[str, dict]:
+    """What evidence alerts compare before and after grading."""
+    records = {
+        r[0]: (r[1], r[2])
+        for r in con.execute(
+            # as of each record's last grading (the view's freshness moves with the clock)
+            "SELECT record_id, arg_max(grade, rowid), arg_max(freshness, rowid)"
+            " FROM store.grade_history GROUP BY record_id"
+        ).fetchall()
+    }
+    checks = {
+        (r[0], r[1], r[2]): (r[3], tuple(r[4] or ()))
+        for r in con.execute(
+            "SELECT record_id, claim_id, source_id, outcome, found_values FROM claim_checks"
+        ).fetchall()
+    }
+    held = {
+        (r[0], r[1], r[2]): r[3]
+        for r in con.execute(
+            "SELECT record_id, source_id, snapshot_id, reason FROM store.held_snapshots"
+        ).fetchall()
+    }
+    return {"records": records, "checks": checks, "held": held}
+
+
+def claim_context(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], tuple[str, str]]:
+    """(record, claim) -> (quote, source url) lookups for messages."""
+    rows = con.execute("SELECT c.record_id, c.claim_id, c.quote FROM store.claims c").fetchall()
+    return {(r[0], r[1]): (r[2], "") for r in rows}
+
+
+def source_urls(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str]:
+    rows = con.execute("SELECT record_id, source_id, url FROM store.sources").fetchall()
+    return {(r[0], r[1]): r[2] for r in rows}
