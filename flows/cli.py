@@ -234,20 +234,9 @@ def cmd_accept(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     db = resolve_db(args.db, catalog.settings)
-    from flows.prefect_env import configure_prefect
+    from flows.serve import serve
 
-    configure_prefect(args.verbose)
-    from flows.refresh import refresh_flow
-
-    print(
-        f"evidence: serving the refresh on cron {catalog.settings.schedule.cron!r}", file=sys.stderr
-    )
-    refresh_flow.serve(
-        name="evidence-refresh",
-        cron=catalog.settings.schedule.cron,
-        parameters={"config_dir": str(catalog.config_dir), "db_path": str(db)},
-    )
-    return 0
+    return serve(catalog.config_dir, db, catalog.settings.schedule.cron, args.verbose)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
