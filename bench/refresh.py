@@ -1,0 +1,243 @@
+"""Benchmark: a refresh of N sources against the extraction limit of this machine.
+
+    python bench/refresh.py --sources N [--delay-ms D] [--keep]
+
+Serves the 181 corpus pages from 127.0.0.1 under N distinct URLs (each body its
+own), builds a catalog of N/5 records with 5 sources and 3 claims each, and
+measures, in one run: (a) the extraction limit, trafilatura alone on the same N
+pages on every core; (b) a full first refresh; (c) a second refresh with nothing
+changed (conditional requests); (d) a refresh with 10% of the pages changed;
+(e) `evidence status` and a grading recompute. Refreshes and status are whole
+`evidence` processes (Prefect's start-up included); peak RSS is that of the
+whole process tree, sampled. The last line is machine-readable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from corpus import CorpusPage, CorpusServer, load_corpus, page_body  # noqa: E402
+
+EVIDENCE = [sys.executable, "-m", "flows.cli"]
+_WORKER_PAGES: list[CorpusPage] = []
+
+
+@dataclass
+class Measure:
+    name: str
+    seconds: float
+    pages: int
+    peak_rss_mb: float
+
+    @property
+    def pages_per_s(self) -> float:
+        return self.pages / self.seconds if self.seconds else 0.0
+
+
+class TreeRss:
+    """Peak resident memory of a process and all its descendants, sampled every 0.2 s."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak_kb = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> TreeRss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak_kb = max(self.peak_kb, tree_rss_kb(self.pid))
+            self._stop.wait(0.2)
+
+
+def tree_rss_kb(root: int) -> int:
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        ppid = re.search(r"^PPid:\s+(\d+)", status, re.M)
+        vm = re.search(r"^VmRSS:\s+(\d+)", status, re.M)
+        parents[pid] = int(ppid[1]) if ppid else 0
+        rss[pid] = int(vm[1]) if vm else 0
+    total = 0
+    for pid in rss:
+        p = pid
+        while p and p != root:
+            p = parents.get(p, 0)
+        if p == root:
+            total += rss[pid]
+    return total
+
+
+def run(cmd: list[str], env: dict[str, str], pages: int, name: str) -> Measure:
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with TreeRss(proc.pid) as sampler:
+        out, err = proc.communicate()
+    seconds = time.monotonic() - t0
+    if proc.returncode != 0:
+        sys.exit(f"bench: {name} failed ({proc.returncode}):\n{err[-3000:]}")
+    return Measure(name, seconds, pages, sampler.peak_kb / 1024)
+
+
+def _init_worker() -> None:
+    _WORKER_PAGES.extend(load_corpus())
+
+
+def _extract(n: int) -> int:
+    import trafilatura
+
+    html = page_body(_WORKER_PAGES, n).decode("utf-8", errors="replace")
+    text = trafilatura.extract(html, include_tables=True, include_comments=False)
+    return len(text or "")
+
+
+def extraction_limit(n_pages: int) -> Measure:
+    """trafilatura alone on the same pages, on every core (what no pipeline can beat)."""
+    workers = os.cpu_count() or 1
+    t0 = time.monotonic()
+    peak = 0
+    with ProcessPoolExecutor(workers, initializer=_init_worker) as pool:
+        for i, _ in enumerate(pool.map(_extract, range(n_pages), chunksize=16)):
+            if i % 200 == 0:
+                peak = max(peak, tree_rss_kb(os.getpid()))
+    return Measure("(a) extraction limit", time.monotonic() - t0, n_pages, peak / 1024)
+
+
+def write_catalog(config: Path, pages: list[CorpusPage], n_sources: int, base: str, db: Path,
+                  ) -> None:
+    records = config / "records"
+    records.mkdir(parents=True)
+    (config / "settings.yaml").write_text(
+        f"database: {db}\n"
+        "fetch:\n"
+        "  concurrency: 16\n"
+        "  per_host: 16          # one local host stands in for thousands of sites\n"
+        "  retries: 0\n"
+        "  timeout_s: 30\n"
+        "  obey_robots: false\n"
+        "alerts:\n  notify: []\n"
+    )
+    chunk: list[str] = []
+    for r in range(n_sources // 5):
+        sources = []
+        claims = []
+        for s in range(5):
+            n = r * 5 + s
+            role = "primary" if s == 0 else "third-party"
+            sources.append(f'    - {{id: s{s}, url: "{base}/p/{n}", role: {role}}}')
+            if s < 3:
+                claims.append(f"    - {{id: c{s}, quote: {quote_of(pages[n % len(pages)])!r}}}")
+        chunk.append(f"- id: r{r}\n  title: Record {r}\n  sources:\n" + "\n".join(sources)
+                     + "\n  claims:\n" + "\n".join(claims) + "\n")
+        if len(chunk) == 500:
+            (records / f"r{r:06d}.yaml").write_text("".join(chunk))
+            chunk = []
+    if chunk:
+        (records / "last.yaml").write_text("".join(chunk))
+
+
+def quote_of(page: CorpusPage) -> str:
+    """A sentence of the page's reference text: what a record would quote."""
+    for sentence in re.split(r"(?<=[.!?])\s+", page.reference):
+        if 40 <= len(sentence) <= 160:
+            return sentence.replace("'", "’")
+    return page.reference[:80].replace("'", "’")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sources", type=int, default=500)
+    parser.add_argument("--delay-ms", type=float, default=0.0, help="per-request delay")
+    parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    args = parser.parse_args()
+    n = args.sources - args.sources % 5
+    pages = load_corpus()
+    work = Path(tempfile.mkdtemp(prefix="evidence-bench-"))
+    server = CorpusServer(pages, args.delay_ms / 1000).start()
+    db = work / "evidence.duckdb"
+    config = work / "config"
+    write_catalog(config, pages, n, server.base, db)
+    env = {**os.environ, "EVIDENCE_CONFIG": str(config), "PREFECT_LOGGING_LEVEL": "WARNING"}
+    env.pop("EVIDENCE_NOW", None)
+    try:
+        print(f"bench: {n} sources, {n // 5} records, work dir {work}", file=sys.stderr)
+        limit = extraction_limit(n)
+        print(f"bench: limit {limit.pages_per_s:.1f} pages/s", file=sys.stderr)
+        full = run([*EVIDENCE, "refresh"], env, n, "(b) full refresh")
+        print(f"bench: full {full.seconds:.1f} s", file=sys.stderr)
+        unchanged = run([*EVIDENCE, "refresh"], env, n, "(c) unchanged refresh")
+        for i in random.Random(7).sample(range(n), n // 10):
+            server.versions[i] = 1
+        changed = run([*EVIDENCE, "refresh"], env, n, "(d) 10% changed")
+        status = run([*EVIDENCE, "status"], env, 0, "(e) evidence status")
+        grading = run([sys.executable, "-c", GRADE_SCRIPT, str(db)], env, 0, "(e) grading")
+        import duckdb
+
+        con = duckdb.connect(str(db), read_only=True)
+        snapshots, distinct = con.execute(
+            "SELECT count(*), count(DISTINCT content_hash) FROM store.snapshots").fetchone()
+        con.close()
+        size_mb = db.stat().st_size / 2**20
+    finally:
+        server.stop()
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    rows = [limit, full, unchanged, changed, status, grading]
+    print(f"\n{'step':24} {'wall s':>8} {'pages/s':>9} {'peak RSS MB':>12}")
+    for m in rows:
+        rate = f"{m.pages_per_s:9.1f}" if m.pages else f"{'':>9}"
+        print(f"{m.name:24} {m.seconds:8.2f} {rate} {m.peak_rss_mb:12.0f}")
+    full_vs_limit = full.pages_per_s / limit.pages_per_s
+    unchanged_vs_full = unchanged.seconds / full.seconds
+    peak = max(full.peak_rss_mb, unchanged.peak_rss_mb, changed.peak_rss_mb, status.peak_rss_mb)
+    print(f"\nfull / limit throughput: {full_vs_limit:.2f}   unchanged / full time: "
+          f"{unchanged_vs_full:.2f}")
+    print(f"database: {size_mb:.1f} MB, {snapshots} snapshots ({distinct} distinct bodies), "
+          f"{size_mb * 1024 / max(snapshots, 1):.1f} KB per snapshot")
+    print(f"bench: sources={n} full_vs_limit={full_vs_limit:.2f} "
+          f"unchanged_vs_full={unchanged_vs_full:.2f} peak_rss_mb={peak:.0f} "
+          f"status_s={status.seconds:.2f}")
+
+
+GRADE_SCRIPT = """
+import sys, time
+from warehouse.db import connect
+from warehouse.store import grade_all
+con = connect(sys.argv[1])
+t0 = time.monotonic()
+grade_all(con)
+print(f"grading {time.monotonic() - t0:.3f} s", file=sys.stderr)
+con.close()
+"""
+
+if __name__ == "__main__":
+    main()
