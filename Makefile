@@ -14,7 +14,7 @@ all: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip uv
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' \
+	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]' \
 	  || $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 

@@ -30,13 +30,26 @@ _NUMBER_RE = re.compile(_NUMBER)
 _MIN_LETTERS_FOR_CHANGED = 3
 
 
-@dataclass(frozen=True, slots=True)
-class NormalizedText:
-    """Text folded for matching, with each folded character's offset in the original."""
+_WHITESPACE = re.compile(r"\s+")
 
-    original: str
-    folded: str
-    offsets: tuple[int, ...]
+
+class NormalizedText:
+    """Text folded for matching; offsets into the original are computed only when asked."""
+
+    __slots__ = ("_offsets", "folded", "original")
+
+    def __init__(self, original: str) -> None:
+        self.original = original
+        self.folded = fold(original)
+        self._offsets: tuple[int, ...] | None = None
+
+    @property
+    def offsets(self) -> tuple[int, ...]:
+        """The offset in the original of each folded character."""
+        if self._offsets is None:
+            self._offsets = _fold_offsets(self.original)
+            assert len(self._offsets) == len(self.folded)
+        return self._offsets
 
     def span(self, start: int, end: int) -> str:
         """The original text behind folded[start:end]."""
@@ -46,9 +59,18 @@ class NormalizedText:
 
 
 def normalize_text(text: str) -> NormalizedText:
-    """Fold case, quotes, dashes, spaces and thousands separators, keeping offsets."""
+    return NormalizedText(text)
+
+
+def fold(text: str) -> str:
+    """Case, quotes, dashes, spaces and thousands separators folded (str methods: fast)."""
+    text = _THOUSANDS.sub("", text).translate(_FOLD)
+    return _WHITESPACE.sub(" ", text).strip(" ").lower()
+
+
+def _fold_offsets(text: str) -> tuple[int, ...]:
+    """Character by character, the same folding as `fold`, recording offsets."""
     drop = {m.start() for m in _THOUSANDS.finditer(text)}
-    out: list[str] = []
     offsets: list[int] = []
     pending_space = False
     for i, ch in enumerate(text):
@@ -58,21 +80,13 @@ def normalize_text(text: str) -> NormalizedText:
         if not folded:
             continue
         if folded.isspace():
-            pending_space = bool(out)
+            pending_space = bool(offsets)
             continue
         if pending_space:
-            out.append(" ")
             offsets.append(i - 1)
             pending_space = False
-        for piece in folded.lower():
-            out.append(piece)
-            offsets.append(i)
-    return NormalizedText(text, "".join(out), tuple(offsets))
-
-
-def fold(text: str) -> str:
-    """The folded form alone (for comparisons that need no offsets)."""
-    return normalize_text(text).folded
+        offsets.extend([i] * len(folded.lower()))
+    return tuple(offsets)
 
 
 def _quote_pattern(folded_quote: str) -> tuple[re.Pattern[str], int] | None:

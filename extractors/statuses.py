@@ -17,31 +17,30 @@ NEGATION_WINDOW = 3  # words before a phrase that can negate it
 
 
 @cache
-def status_phrases() -> tuple[tuple[Status, str, re.Pattern[str]], ...]:
-    """(status, phrase, pattern) from extractors/data/statuses.yaml, longest phrase first."""
+def status_phrases() -> dict[str, Status]:
+    """Folded phrase -> status, from extractors/data/statuses.yaml."""
     raw = yaml.safe_load(resources.files("extractors.data").joinpath("statuses.yaml").read_text())
-    rows = [
-        (Status(status), phrase, re.compile(r"\b" + re.escape(fold(phrase)) + r"\b"))
-        for status, phrases in raw.items()
-        for phrase in phrases
-    ]
-    return tuple(sorted(rows, key=lambda r: -len(r[1])))
+    return {fold(phrase): Status(status) for status, phrases in raw.items() for phrase in phrases}
+
+
+@cache
+def _phrase_pattern() -> re.Pattern[str]:
+    """Every phrase in one alternation, longest first (so "no longer accepting" wins)."""
+    phrases = sorted(status_phrases(), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b")
 
 
 def extract_statuses(text: str) -> list[StatusMention]:
     """Every current-status phrase in the text, with its sentence."""
+    phrases = status_phrases()
+    pattern = _phrase_pattern()
     found: list[StatusMention] = []
     for sentence in split_sentences(text):
         folded = fold(sentence)
-        taken: list[tuple[int, int]] = []
-        for status, phrase, pattern in status_phrases():
-            for m in pattern.finditer(folded):
-                if any(m.start() < e and s < m.end() for s, e in taken):
-                    continue
-                if _negated(folded[: m.start()], phrase):
-                    continue
-                taken.append(m.span())
-                found.append(StatusMention(status, phrase, sentence))
+        for m in pattern.finditer(folded):
+            phrase = m.group(0)
+            if not _negated(folded[: m.start()], phrase):
+                found.append(StatusMention(phrases[phrase], phrase, sentence))
     return found
 
 

@@ -8,11 +8,15 @@ retried and scaled on its own. Only the flow's own thread writes the database.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import logging
+import multiprocessing
+import os
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -21,7 +25,7 @@ import duckdb
 import httpx
 
 from extractors.claims import match_claim, normalize_text
-from extractors.page import EXTRACTOR_VERSION, extract_page
+from extractors.page import EXTRACTOR_VERSION, PageExtraction, extract_page
 from extractors.soft import review_reason
 from flows.config import Catalog, Record
 from flows.fetch import Attempt, Fetcher, FetchLimits, FetchRequest
@@ -122,19 +126,27 @@ def content_hash(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()
 
 
-def extract_batch(attempts: Iterable[Attempt], wanted: set[str]) -> list[PageRow]:
-    """Extract each wanted body once (pure CPU; safe to run in a worker)."""
-    pages: dict[str, PageRow] = {}
+def extract_batch(
+    attempts: Iterable[Attempt], wanted: set[str], workers: int | None = None
+) -> list[PageRow]:
+    """Extract each wanted body once, on `workers` processes (default: one per core)."""
+    todo: dict[str, Attempt] = {}
     for a in attempts:
         if a.body is None or a.text is None:
             continue
         digest = content_hash(a.body)
-        if digest not in wanted or digest in pages:
-            continue
-        page = extract_page(a.text, a.final_url or a.url, a.started_at)
-        pages[digest] = PageRow(
+        if digest in wanted and digest not in todo:
+            todo[digest] = a
+    jobs = [(a.text, a.final_url or a.url, a.vouched_at) for a in todo.values()]
+    workers = EXTRACT_WORKERS if workers is None else workers
+    if workers > 1 and len(jobs) > 1:
+        extractions = list(_pool(workers).map(_extract_job, jobs, chunksize=4))
+    else:
+        extractions = [_extract_job(job) for job in jobs]
+    return [
+        PageRow(
             digest,
-            a.body,
+            a.body or b"",
             a.content_type,
             a.encoding,
             page.title,
@@ -143,7 +155,27 @@ def extract_batch(attempts: Iterable[Attempt], wanted: set[str]) -> list[PageRow
             page.numbers,
             page.statuses,
         )
-    return list(pages.values())
+        for (digest, a), page in zip(todo.items(), extractions, strict=True)
+    ]
+
+
+EXTRACT_WORKERS = os.cpu_count() or 1
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _extract_job(job: tuple[str | None, str, datetime]) -> PageExtraction:
+    text, url, fetched_at = job
+    return extract_page(text or "", url, fetched_at)
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """One pool per process, started on first use (forkserver: no fork of Prefect's threads)."""
+    if workers not in _POOLS:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["extractors.page"])
+        _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context)
+        atexit.register(_POOLS[workers].shutdown, cancel_futures=True)
+    return _POOLS[workers]
 
 
 def fetch_rows(

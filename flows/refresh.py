@@ -14,6 +14,7 @@ from pathlib import Path
 
 from prefect import flow, task
 from prefect.cache_policies import NONE
+from prefect.futures import PrefectFuture
 
 from extractors.page import EXTRACTOR_VERSION
 from flows import clock
@@ -24,6 +25,7 @@ from flows.fetch import Attempt, FetchLimits, FetchRequest, last_live
 from flows.lock import refresh_lock
 from flows.pipeline import (
     BATCH_SIZE,
+    Plan,
     catalog_rows,
     check_claims,
     chunks,
@@ -43,17 +45,25 @@ from warehouse.rows import PageRow
 from warehouse.store import transaction
 
 
-@task(name="fetch-sources", cache_policy=NONE, retries=1, retry_delay_seconds=5)
+@task(
+    name="fetch-sources", cache_policy=NONE, retries=1, retry_delay_seconds=5, timeout_seconds=3600
+)
 def fetch_sources(requests: list[FetchRequest], limits: FetchLimits) -> dict[str, list[Attempt]]:
     return fetch_batch(requests, limits, clock.now)
 
 
 @task(name="extract-pages", cache_policy=NONE, retries=1)
 def extract_pages(attempts: list[Attempt], wanted: set[str]) -> list[PageRow]:
-    return extract_batch(attempts, wanted)
+    return extract_batch(attempts, wanted) if wanted else []
 
 
-@task(name="check-and-grade", cache_policy=NONE, retries=2, retry_delay_seconds=2)
+@task(
+    name="check-and-grade",
+    cache_policy=NONE,
+    retries=2,
+    retry_delay_seconds=2,
+    timeout_seconds=1800,
+)
 def check_and_grade(db_path: Path) -> tuple[int, dict]:
     """Check claims, hold suspect pages, grade; returns checks made and the state before."""
     now = clock.now()
@@ -114,6 +124,24 @@ def _limits(catalog: Catalog) -> FetchLimits:
     )
 
 
+def _write(
+    db: Path,
+    run_id: str,
+    plan: Plan,
+    states: dict,
+    extraction: PrefectFuture,
+    results: dict[str, list[Attempt]],
+) -> int:
+    """Store one batch: its pages (once extracted), snapshots and every attempt."""
+    pages = extraction.result()
+    with session(db, now=clock.now()) as con:
+        store.write_fetches(con, run_id, pages, fetch_rows(results, plan.targets), states)
+    failed = sum(not last_live(a).outcome.success for a in results.values())
+    if failed:
+        progress(f"{failed} of {len(results)} URLs failed in this batch")
+    return len(results)
+
+
 def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
     """on_failure hook: a crash of the flow itself reaches every notify channel."""
     params = getattr(flow_run, "parameters", {}) or {}
@@ -146,19 +174,24 @@ def refresh_flow(
         plan = plan_requests(selected, states, catalog.settings.fetch.obey_robots)
         total = len(plan.requests)
         progress(f"refreshing {len(selected)} records: {total} URLs")
+        limits = _limits(catalog)
         done = 0
+        pending: tuple[PrefectFuture, dict[str, list[Attempt]]] | None = None
         for batch in chunks(plan.requests, BATCH_SIZE):
-            results = fetch_sources(list(batch), _limits(catalog))
+            # fetch batch k+1 while batch k is extracted on the process pool
+            results = fetch_sources(list(batch), limits)
             finals = [attempts[-1] for attempts in results.values()]
             hashes = {content_hash(a.body) for a in finals if a.body is not None}
             with session(db, now=clock.now()) as con:
                 wanted = store.missing_pages(con, hashes, EXTRACTOR_VERSION)
-            pages = extract_pages(finals, wanted) if wanted else []
-            with session(db, now=clock.now()) as con:
-                store.write_fetches(con, run_id, pages, fetch_rows(results, plan.targets), states)
-            done += len(batch)
-            failed = sum(not last_live(a).outcome.success for a in results.values())
-            progress(f"fetched {done}/{total} URLs ({failed} failed in this batch)")
+            extraction = extract_pages.submit(finals, wanted)
+            if pending is not None:
+                done += _write(db, run_id, plan, states, *pending)
+                progress(f"stored {done}/{total} URLs")
+            pending = (extraction, results)
+        if pending is not None:
+            done += _write(db, run_id, plan, states, *pending)
+            progress(f"stored {done}/{total} URLs")
         made, before = check_and_grade(db)
         progress(f"checked {made} claim/page pairs; graded {len(catalog.records)} records")
         send_alerts(db, catalog.settings.alerts, before)

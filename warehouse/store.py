@@ -123,37 +123,16 @@ def write_fetches(
     """
     with transaction(con):
         _write_pages(con, pages)
-        snapshots = []
+        ids = _ids(con, "store.fetch_ids", len(fetches))
+        snapshots: list[tuple] = []
         fetch_rows = []
-        for f in fetches:
-            key = (f.record_id, f.source_id)
-            snapshot_id: int | None = None
-            state = states.get(key)
-            if f.outcome == "ok" and f.content_hash is not None:
-                if f.via == "archived":
-                    state = _archived_state(con, f)
-                if state is not None and state.content_hash == f.content_hash:
-                    snapshot_id = state.snapshot_id
-                else:
-                    (snapshot_id,) = con.execute("SELECT nextval('store.snapshot_ids')").fetchone()
-                    fetched_at = f.evidence_at or f.started_at
-                    snapshots.append(
-                        (
-                            snapshot_id,
-                            f.record_id,
-                            f.source_id,
-                            f.url,
-                            fetched_at,
-                            f.content_hash,
-                            f.via,
-                        )
-                    )
-                if f.via == "live":
-                    states[key] = SourceState(snapshot_id, f.content_hash, f.etag, f.last_modified)
-            elif f.outcome == "not_modified" and state is not None:
-                snapshot_id = state.snapshot_id
+        for fetch_id, f in zip(ids, fetches, strict=True):
+            snapshot_id = _snapshot_for(con, f, states, snapshots)
+            vouched = (f.evidence_at or f.started_at) if snapshot_id is not None else None
             fetch_rows.append(
                 (
+                    fetch_id,
+                    run_id,
                     f.record_id,
                     f.source_id,
                     f.url,
@@ -164,23 +143,72 @@ def write_fetches(
                     f.error,
                     snapshot_id,
                     f.via,
-                    (f.evidence_at or f.started_at) if snapshot_id is not None else None,
+                    vouched,
                     f.etag,
                     f.last_modified,
                     f.final_url,
-                    run_id,
                 )
             )
-        _insert(con, "store.snapshots", 7, snapshots)
-        if fetch_rows:
-            con.executemany(
-                "INSERT INTO store.fetches (fetch_id, record_id, source_id, url, started_at, "
-                "elapsed_ms, outcome, http_status, error, snapshot_id, via, evidence_at, etag, "
-                "last_modified, final_url, run_id) "
-                "VALUES (nextval('store.fetch_ids'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                fetch_rows,
-            )
+        new_ids = _ids(con, "store.snapshot_ids", len(snapshots))
+        numbered = [(new_ids[i], *row[1:]) for i, row in enumerate(snapshots)]
+        renumber = {row[0]: new for row, new in zip(snapshots, new_ids, strict=True)}
+        _insert(con, "store.snapshots", 7, numbered)
+        _insert(
+            con,
+            "store.fetches",
+            16,
+            [(*r[:10], renumber.get(r[10], r[10]), *r[11:]) for r in fetch_rows],
+        )
+        for key, state in list(states.items()):
+            if state.snapshot_id in renumber:
+                states[key] = SourceState(
+                    renumber[state.snapshot_id], state.content_hash, state.etag, state.last_modified
+                )
     return len(snapshots)
+
+
+def _snapshot_for(
+    con: duckdb.DuckDBPyConnection,
+    f: FetchRow,
+    states: dict[tuple[str, str], SourceState],
+    snapshots: list[tuple],
+) -> int | None:
+    """The snapshot a fetch points at; a new body appends a snapshot with a provisional id
+    (a negative number, replaced by a sequence value before insert)."""
+    key = (f.record_id, f.source_id)
+    state = states.get(key)
+    if f.outcome == "not_modified":
+        return state.snapshot_id if state is not None else None
+    if f.outcome != "ok" or f.content_hash is None:
+        return None
+    if f.via == "archived":
+        state = _archived_state(con, f)
+    if state is not None and state.content_hash == f.content_hash:
+        snapshot_id = state.snapshot_id
+    else:
+        snapshot_id = -(len(snapshots) + 1)
+        snapshots.append(
+            (
+                snapshot_id,
+                f.record_id,
+                f.source_id,
+                f.url,
+                f.evidence_at or f.started_at,
+                f.content_hash,
+                f.via,
+            )
+        )
+    if f.via == "live":
+        states[key] = SourceState(snapshot_id, f.content_hash, f.etag, f.last_modified)
+    return snapshot_id
+
+
+def _ids(con: duckdb.DuckDBPyConnection, sequence: str, count: int) -> list[int]:
+    """`count` fresh values of a sequence in one query."""
+    if count == 0:
+        return []
+    rows = con.execute(f"SELECT nextval('{sequence}') FROM range(?)", [count]).fetchall()  # noqa: S608
+    return [r[0] for r in rows]
 
 
 def _archived_state(con: duckdb.DuckDBPyConnection, f: FetchRow) -> SourceState | None:
@@ -358,6 +386,11 @@ class transaction:
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, width: int, rows: list[tuple]) -> None:
-    if rows:
-        marks = ", ".join("?" * width)
-        con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)  # noqa: S608
+    """Bulk insert: each column bound as one list and unnested (one statement, not one per row)."""
+    if not rows:
+        return
+    columns = [list(column) for column in zip(*rows, strict=True)]
+    if len(columns) != width:
+        raise ValueError(f"{table}: {len(columns)} columns given, {width} expected")
+    values = ", ".join(f"unnest(${i + 1})" for i in range(width))
+    con.execute(f"INSERT INTO {table} SELECT {values}", columns)
