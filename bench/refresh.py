@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from corpus import CorpusPage, CorpusServer, load_corpus, page_body  # noqa: E402
+from corpus import CorpusPage, CorpusServer, load_corpus, page_body
 
 EVIDENCE = [sys.executable, "-m", "flows.cli"]
 _WORKER_PAGES: list[CorpusPage] = []
@@ -101,7 +101,7 @@ def run(cmd: list[str], env: dict[str, str], pages: int, name: str) -> Measure:
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     with TreeRss(proc.pid) as sampler:
-        out, err = proc.communicate()
+        _, err = proc.communicate()
     seconds = time.monotonic() - t0
     if proc.returncode != 0:
         sys.exit(f"bench: {name} failed ({proc.returncode}):\n{err[-3000:]}")

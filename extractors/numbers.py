@@ -116,6 +116,13 @@ NOT_NOUNS = frozenset(
 AMBIGUOUS_WORDS = frozenset({"one"})
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# Continental money: "€2.499,00", "1.000.000", "12,50" (dot thousands, comma decimals).
+_EU_NUM = r"\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
+# A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
+_RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
+# The word before a year-less date that points forward ("until 15 January") or back.
+FUTURE_WORDS = frozenset({"until", "till", "by", "before", "from", "starting", "through", "due"})
+PAST_WORDS = frozenset({"since", "last", "was", "were", "ago"})
 _START = r"(?<![\w.\-/])"  # not glued to a word: H100, v5e-4, GPT-4
 _SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion)\b"
 _QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
@@ -144,7 +151,7 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         NumberKind.MONEY,
         re.compile(
             rf"{_QUAL}(?P<cur>US\$|[$€£¥₹]|(?:{'|'.join(CURRENCY_CODES)})\s?)"
-            rf"(?P<num>{_NUM})(?:\s?(?P<scale>{_SCALE}))?"
+            rf"(?P<num>{_EU_NUM}|{_NUM})(?:\s?(?P<scale>{_SCALE}))?"
             rf"(?:\s?(?:-|–|to)\s?(?:US\$|[$€£¥₹])?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
             rf"(?P<plus>\+)?{_PER}",
             _FLAGS,
@@ -170,7 +177,7 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         NumberKind.DURATION,
         re.compile(
             rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})"
-            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?[\s-]?"
+            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?{_RESOURCE}[\s-]?"
             rf"(?P<unit>{'|'.join(sorted(DURATION_UNITS, key=len, reverse=True))})\b{_PER}",
             _FLAGS,
         ),
@@ -223,12 +230,12 @@ def _build(kind: NumberKind, m: re.Match[str], sentence: str, today: date) -> Qu
     raw = m.group(0).strip()
     g = m.groupdict()
     if kind is NumberKind.DATE:
-        day = _parse_date(m.group(0), today)
+        day = _parse_date(m.group(0), today, lean=_lean(sentence[: m.start()]))
         if day is None:
             return None
         return QuotedNumber(kind, None, raw, sentence, date_from=day, date_to=day)
     if kind is NumberKind.DATE_RANGE:
-        return _date_range(m, raw, sentence, today)
+        return _date_range(m, raw, sentence, today, _lean(sentence[: m.start()]))
     value = _to_float(g["num"], g.get("scale"))
     if value is None:
         return None
@@ -271,6 +278,8 @@ def _to_float(num: str | None, scale: str | None) -> float | None:
         return None
     if num.lower() in WORD_NUMBERS:
         value = float(WORD_NUMBERS[num.lower()])
+    elif re.fullmatch(_EU_NUM, num):
+        value = float(num.replace(".", "").replace(",", "."))
     else:
         value = float(num.replace(",", ""))
     if scale:
@@ -278,7 +287,30 @@ def _to_float(num: str | None, scale: str | None) -> float | None:
     return value
 
 
-def _parse_date(text: str, today: date, default_year: int | None = None) -> date | None:
+def _lean(before: str) -> int:
+    """+1 when the words before a date point forward, -1 when back, 0 when neither."""
+    words = re.findall(r"[a-z]+", before.lower())[-2:]
+    if words and words[-1] in FUTURE_WORDS:
+        return 1
+    if any(w in PAST_WORDS or (w.endswith("ed") and len(w) > 3) for w in words):
+        return -1
+    return 0
+
+
+def _resolve_year(month: int, day: int, today: date, lean: int) -> date:
+    """A year-less date against the fetch date: the next one, the last one, or the nearest."""
+    this_year = date(today.year, month, day)
+    if lean > 0:
+        return this_year if this_year >= today else date(today.year + 1, month, day)
+    if lean < 0:
+        return this_year if this_year <= today else date(today.year - 1, month, day)
+    candidates = [date(today.year + k, month, day) for k in (-1, 0, 1)]
+    return min(candidates, key=lambda d: abs((d - today).days))
+
+
+def _parse_date(
+    text: str, today: date, default_year: int | None = None, lean: int = 0
+) -> date | None:
     text = text.strip().rstrip(".").replace(",", " ")
     iso = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)", text)
     try:
@@ -297,13 +329,17 @@ def _parse_date(text: str, today: date, default_year: int | None = None) -> date
         year = next((int(w) for w in words if re.fullmatch(_YEAR, w)), None)
         if month is None or day is None:
             return None
-        return date(year or default_year or today.year, month, day)
+        if year or default_year:
+            return date(year or default_year or today.year, month, day)
+        return _resolve_year(month, day, today, lean)
     except ValueError:
         return None
 
 
-def _date_range(m: re.Match[str], raw: str, sentence: str, today: date) -> QuotedNumber | None:
-    end = _parse_date(m["b"], today)
+def _date_range(
+    m: re.Match[str], raw: str, sentence: str, today: date, lean: int = 0
+) -> QuotedNumber | None:
+    end = _parse_date(m["b"], today, lean=lean)
     if end is None:
         return None
     a = m["a"]

@@ -21,6 +21,10 @@ _HEAD_LIMIT = 300_000  # bytes of HTML looked at for titles, headings and marker
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.I | re.S)
 _H1 = re.compile(r"<h1[^>]*>(.*?)</h1\s*>", re.I | re.S)
 _TAGS = re.compile(r"<[^>]+>")
+_INVISIBLE = re.compile(
+    r"<(script|style|noscript|template|svg|head)\b.*?</\1\s*>|<!--.*?-->", re.I | re.S
+)
+WALL_TEXT = 1500  # characters of visible text below which a challenge marker makes a wall
 MAX_HEADING = 120  # a longer title or heading is an article about errors, not an error page
 # A primary page that keeps less than this share of its main text is suspect.
 TEXT_LOSS = 0.3
@@ -67,13 +71,13 @@ def classify_response(
     s = signals()
     head = html[:_HEAD_LIMIT]
     title = _clean(_first(_TITLE, head))
+    if title in s.blocked_titles:
+        return SoftFailure(BLOCKED, f"challenge page (HTTP {status}): title {title!r}")
     lowered = head.lower()
-    if title in s.blocked_titles or any(m in lowered for m in s.blocked_markers):
-        marker = (
-            title
-            if title in s.blocked_titles
-            else next(m for m in s.blocked_markers if m in lowered)
-        )
+    marker = next((m for m in s.blocked_markers if m in lowered), None)
+    # Captcha widgets and bot-management scripts sit on normal pages too (comment forms,
+    # newsletters): a marker makes a wall only on a page with next to no text of its own.
+    if marker is not None and _visible_chars(head) < WALL_TEXT:
         return SoftFailure(BLOCKED, f"challenge page (HTTP {status}): {marker!r}")
     if status >= 400:
         return None  # a plain error status is an http_error, not a soft one
@@ -89,6 +93,11 @@ def classify_response(
         if text and _says_not_found(text, s):
             return SoftFailure(SOFT_404, f"not-found page by its {label}: {text!r}")
     return None
+
+
+def _visible_chars(html: str) -> int:
+    body = _INVISIBLE.sub(" ", html)
+    return len(" ".join(_TAGS.sub(" ", body).split()))
 
 
 def _says_not_found(text: str, s: Signals) -> bool:

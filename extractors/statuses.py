@@ -47,5 +47,6 @@ def extract_statuses(text: str) -> list[StatusMention]:
 def _negated(before: str, phrase: str) -> bool:
     if any(word in phrase.split() for word in NEGATIONS):
         return False
-    words = re.findall(r"[a-z']+", before)[-NEGATION_WINDOW:]
+    clause = re.split(r"[:;,.!?()\-]", before)[-1]  # a negation does not cross a clause
+    words = re.findall(r"[a-z']+", clause)[-NEGATION_WINDOW:]
     return any(w in NEGATIONS or w.endswith("n't") for w in words)

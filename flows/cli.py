@@ -72,6 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="include closed alerts")
 
     p = sub.add_parser(
+        "reextract",
+        parents=[common],
+        help="read stored pages again after an extractor change (fetches nothing)",
+    )
+    p.add_argument("--all", action="store_true", help="every stored page, not only older ones")
+
+    p = sub.add_parser(
         "accept",
         parents=[common],
         help="let a source's page held for review count as evidence again",
@@ -214,6 +221,15 @@ def cmd_alerts(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reextract(args: argparse.Namespace) -> int:
+    from flows.reextract import reextract
+
+    db = _db_for_reading(args)
+    count = reextract(db, everything=args.all)
+    print(f"re-extracted {count} stored page(s) of {db}")
+    return 0
+
+
 def cmd_accept(args: argparse.Namespace) -> int:
     from warehouse import store
 
@@ -252,6 +268,7 @@ COMMANDS = {
     "sql": cmd_sql,
     "sources": cmd_sources,
     "alerts": cmd_alerts,
+    "reextract": cmd_reextract,
     "accept": cmd_accept,
     "serve": cmd_serve,
     "demo": cmd_demo,

@@ -14,6 +14,7 @@ import logging
 import multiprocessing
 import os
 import sys
+import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -25,7 +26,7 @@ import duckdb
 import httpx
 
 from extractors.claims import match_claim, normalize_text
-from extractors.page import EXTRACTOR_VERSION, PageExtraction, extract_page
+from extractors.page import EXTRACTOR_VERSION, extract_page
 from extractors.soft import review_reason
 from flows.config import Catalog, Record
 from flows.fetch import Attempt, Fetcher, FetchLimits, FetchRequest
@@ -126,46 +127,67 @@ def content_hash(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()
 
 
+@dataclass(frozen=True, slots=True)
+class ExtractJob:
+    """One distinct body to read: what a worker process needs, and nothing more."""
+
+    digest: str
+    body: bytes
+    text: str
+    url: str
+    fetched_at: datetime
+    content_type: str | None
+    encoding: str | None
+
+
 def extract_batch(
     attempts: Iterable[Attempt], wanted: set[str], workers: int | None = None
 ) -> list[PageRow]:
-    """Extract each wanted body once, on `workers` processes (default: one per core)."""
-    todo: dict[str, Attempt] = {}
+    """Extract each wanted body of these attempts once."""
+    jobs: dict[str, ExtractJob] = {}
     for a in attempts:
         if a.body is None or a.text is None:
             continue
         digest = content_hash(a.body)
-        if digest in wanted and digest not in todo:
-            todo[digest] = a
-    jobs = [(a.text, a.final_url or a.url, a.vouched_at) for a in todo.values()]
+        if digest in wanted and digest not in jobs:
+            jobs[digest] = ExtractJob(
+                digest,
+                a.body,
+                a.text,
+                a.final_url or a.url,
+                a.vouched_at,
+                a.content_type,
+                a.encoding,
+            )
+    return extract_jobs(list(jobs.values()), workers)
+
+
+def extract_jobs(jobs: Sequence[ExtractJob], workers: int | None = None) -> list[PageRow]:
+    """Read and compress every job, on `workers` processes (default: one per core)."""
     workers = EXTRACT_WORKERS if workers is None else workers
     if workers > 1 and len(jobs) > 1:
-        extractions = list(_pool(workers).map(_extract_job, jobs, chunksize=4))
-    else:
-        extractions = [_extract_job(job) for job in jobs]
-    return [
-        PageRow(
-            digest,
-            a.body or b"",
-            a.content_type,
-            a.encoding,
-            page.title,
-            page.text,
-            EXTRACTOR_VERSION,
-            page.numbers,
-            page.statuses,
-        )
-        for (digest, a), page in zip(todo.items(), extractions, strict=True)
-    ]
+        return list(_pool(workers).map(run_job, jobs, chunksize=4))
+    return [run_job(job) for job in jobs]
+
+
+def run_job(job: ExtractJob) -> PageRow:
+    page = extract_page(job.text, job.url, job.fetched_at)
+    return PageRow(
+        job.digest,
+        zlib.compress(job.body, 6),
+        len(job.body),
+        job.content_type,
+        job.encoding,
+        page.title,
+        page.text,
+        EXTRACTOR_VERSION,
+        page.numbers,
+        page.statuses,
+    )
 
 
 EXTRACT_WORKERS = os.cpu_count() or 1
 _POOLS: dict[int, ProcessPoolExecutor] = {}
-
-
-def _extract_job(job: tuple[str | None, str, datetime]) -> PageExtraction:
-    text, url, fetched_at = job
-    return extract_page(text or "", url, fetched_at)
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:

@@ -62,12 +62,11 @@ def test_quoted_numbers(text: str, expected: list[tuple]) -> None:
             date(2026, 8, 2),
         ),
         ("Held 15–20 July 2026.", NumberKind.DATE_RANGE, date(2026, 7, 15), date(2026, 7, 20)),
-        (
-            "Closes on May 4.",
-            NumberKind.DATE,
-            date(2026, 5, 4),
-            date(2026, 5, 4),
-        ),  # year of the fetch
+        # year-less dates against the fetch date (2026-11-30): nearest, last, next
+        ("Closes on May 4.", NumberKind.DATE, date(2027, 5, 4), date(2027, 5, 4)),
+        ("Opened on May 4.", NumberKind.DATE, date(2026, 5, 4), date(2026, 5, 4)),
+        ("Paused until 15 January.", NumberKind.DATE, date(2027, 1, 15), date(2027, 1, 15)),
+        ("Updated on 28 November.", NumberKind.DATE, date(2026, 11, 28), date(2026, 11, 28)),
     ],
 )
 def test_dates(text: str, kind: NumberKind, start: date, end: date) -> None:
@@ -131,3 +130,23 @@ def test_tables_are_kept_in_the_main_text() -> None:
 def test_empty_and_garbage_input_do_not_raise() -> None:
     assert extract_main_text("").text == ""
     assert isinstance(extract_main_text("<<<>>>\x00\x01").text, str)
+
+
+def test_negation_stops_at_the_clause() -> None:
+    text = "The education tier is not yet open: join the waitlist to hear first."
+    assert [s.status for s in extract_statuses(text)] == [Status.WAITLIST]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "currency"),
+    [
+        ("a pool of €2.499,00 in total", 2499.0, "EUR"),
+        ("€12,50 a month", 12.5, "EUR"),
+        ("$1,000 each", 1000.0, "USD"),
+        ("€1.000.000 fund", 1e6, "EUR"),
+        ("$2.5 per run", 2.5, "USD"),
+    ],
+)
+def test_continental_and_us_money(text: str, value: float, currency: str) -> None:
+    (n,) = extract_numbers(text, FETCHED)
+    assert (n.kind, n.value, n.currency) == (NumberKind.MONEY, value, currency)

@@ -6,6 +6,7 @@ fetches, checks) in a real DuckDB file and reads the contract's views.
 
 from __future__ import annotations
 
+import zlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -55,8 +56,18 @@ class Warehouse:
     ) -> int | None:
         self.runs += 1
         digest = f"{source}-{body}"
+        raw = body.encode()
         page = PageRow(
-            digest, body.encode(), "text/html", "utf-8", None, body, EXTRACTOR_VERSION, (), ()
+            digest,
+            zlib.compress(raw),
+            len(raw),
+            "text/html",
+            "utf-8",
+            None,
+            body,
+            EXTRACTOR_VERSION,
+            (),
+            (),
         )
         row = FetchRow(
             record,

@@ -32,6 +32,7 @@ def fixture(name: str) -> str:
         ("wordpress-not-found.html", 200, SOFT_404),
         ("german-not-found.html", 200, SOFT_404),
         ("article-mentioning-not-found.html", 200, None),
+        ("article-with-captcha-form.html", 200, None),
     ],
 )
 def test_classify_saved_pages(name: str, status: int, outcome: str | None) -> None:

@@ -39,7 +39,8 @@ class PageRow:
     """One distinct body with what the extractors read from it."""
 
     content_hash: str
-    body: bytes  # raw, uncompressed; compressed on write
+    body_z: bytes  # the raw body, zlib-compressed
+    size: int  # bytes of the raw body
     content_type: str | None
     encoding: str | None
     title: str | None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
@@ -236,8 +235,8 @@ def _write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> No
         [
             (
                 p.content_hash,
-                zlib.compress(p.body, 6),
-                len(p.body),
+                p.body_z,
+                p.size,
                 p.content_type,
                 p.encoding,
                 p.title,
@@ -280,6 +279,40 @@ def _write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> No
             for i, s in enumerate(p.statuses)
         ],
     )
+
+
+def stale_pages(
+    con: duckdb.DuckDBPyConnection, extractor_version: str, everything: bool = False
+) -> list[str]:
+    """Hashes of stored pages read by another extractor version (or all of them)."""
+    rows = con.execute(
+        "SELECT content_hash FROM store.pages WHERE ? OR extractor_version <> ? "
+        "ORDER BY content_hash",
+        [everything, extractor_version],
+    ).fetchall()
+    return [h for (h,) in rows]
+
+
+def stored_bodies(con: duckdb.DuckDBPyConnection, hashes: Sequence[str]) -> list[tuple]:
+    """(hash, compressed body, content type, encoding, first fetched_at, url) per page."""
+    return con.execute(
+        "SELECT p.content_hash, p.body, p.content_type, p.encoding, min(s.fetched_at),"
+        " arg_min(s.url, s.fetched_at)"
+        " FROM store.pages p JOIN store.snapshots s USING (content_hash)"
+        " WHERE list_contains(?, p.content_hash) GROUP BY ALL",
+        [list(hashes)],
+    ).fetchall()
+
+
+def replace_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> None:
+    """New extractions of stored pages; their claim checks are dropped to be made again."""
+    with transaction(con):
+        _write_pages(con, pages)
+        con.execute(
+            "DELETE FROM store.checks WHERE snapshot_id IN (SELECT snapshot_id FROM "
+            "store.snapshots WHERE list_contains(?, content_hash))",
+            [[p.content_hash for p in pages]],
+        )
 
 
 def pending_checks(con: duckdb.DuckDBPyConnection) -> list[PendingCheck]:

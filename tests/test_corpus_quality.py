@@ -1,0 +1,57 @@
+"""Quality gate: main-text F1 of extract_main_text on the 181 real pages of
+../shared/corpus/article-extraction-benchmark, against their reference texts."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from extractors.text import extract_main_text
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "article-extraction-benchmark"
+F1_FLOOR = 0.93  # measured 0.959 (2026-11-30); below the floor is a regression
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def f1(predicted: str, reference: str) -> float:
+    """Bag-of-words F1 of two texts (case folded)."""
+    p = Counter(w.lower() for w in _WORD.findall(predicted))
+    r = Counter(w.lower() for w in _WORD.findall(reference))
+    common = sum((p & r).values())
+    if not common:
+        return 0.0
+    precision, recall = common / sum(p.values()), common / sum(r.values())
+    return 2 * precision * recall / (precision + recall)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not beside this checkout")
+def test_main_text_f1_on_the_corpus() -> None:
+    truth = json.loads((CORPUS / "ground-truth.json").read_text(encoding="utf-8"))
+    scores, times = [], []
+    for path in sorted((CORPUS / "html").glob("*.html.gz")):
+        html = gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace")
+        t0 = time.perf_counter()
+        text = extract_main_text(html).text
+        times.append(time.perf_counter() - t0)
+        scores.append(f1(text, truth[path.name.removesuffix(".html.gz")]["articleBody"]))
+    mean = statistics.fmean(scores)
+    print(
+        f"\ncorpus: {len(scores)} pages, main-text F1 mean {mean:.3f} median "
+        f"{statistics.median(scores):.3f}; extraction median {statistics.median(times) * 1000:.0f} ms"
+        f" per page"
+    )
+    assert len(scores) == 181
+    assert mean >= F1_FLOOR
+
+
+def test_f1_itself() -> None:
+    assert f1("a b c", "a b c") == 1.0
+    assert f1("", "a") == 0.0
+    assert f1("a b", "a c") == pytest.approx(0.5)
