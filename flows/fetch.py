@@ -83,7 +83,6 @@ class Attempt:
     http_status: int | None = None
     error: str | None = None
     body: bytes | None = None
-    text: str | None = None
     content_type: str | None = None
     encoding: str | None = None
     etag: str | None = None
@@ -92,6 +91,13 @@ class Attempt:
     retry_after_s: float | None = field(default=None, compare=False)
     via: str = "live"  # or "archived": a copy from the archive fallback
     captured_at: datetime | None = None  # the archive's capture time
+
+    @property
+    def text(self) -> str | None:
+        """The body decoded (on demand: a decoded page can take four times its bytes)."""
+        if self.body is None:
+            return None
+        return decode_body(self.body, self.encoding)[0]
 
     @property
     def vouched_at(self) -> datetime:
@@ -268,7 +274,6 @@ class Fetcher:
             "outcome": Outcome.OK,
             "http_status": status,
             "body": body,
-            "text": text,
             "content_type": mime or None,
             "encoding": encoding,
             "final_url": url,

@@ -29,7 +29,7 @@ from extractors.claims import match_claim, normalize_text
 from extractors.page import EXTRACTOR_VERSION, extract_page
 from extractors.soft import review_reason
 from flows.config import Catalog, Record
-from flows.fetch import Attempt, Fetcher, FetchLimits, FetchRequest
+from flows.fetch import Attempt, Fetcher, FetchLimits, FetchRequest, decode_body
 from warehouse import queries, store
 from warehouse.db import session
 from warehouse.rows import (
@@ -42,7 +42,7 @@ from warehouse.rows import (
     SourceState,
 )
 
-BATCH_SIZE = 200  # sources fetched, extracted and written together
+BATCH_SIZE = 100  # sources fetched, extracted and written together (two batches in flight)
 
 # trafilatura logs every page it cannot read as an ERROR; the fallback reads those pages.
 logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
@@ -133,7 +133,6 @@ class ExtractJob:
 
     digest: str
     body: bytes
-    text: str
     url: str
     fetched_at: datetime
     content_type: str | None
@@ -146,14 +145,13 @@ def extract_batch(
     """Extract each wanted body of these attempts once."""
     jobs: dict[str, ExtractJob] = {}
     for a in attempts:
-        if a.body is None or a.text is None:
+        if a.body is None:
             continue
         digest = content_hash(a.body)
         if digest in wanted and digest not in jobs:
             jobs[digest] = ExtractJob(
                 digest,
                 a.body,
-                a.text,
                 a.final_url or a.url,
                 a.vouched_at,
                 a.content_type,
@@ -171,7 +169,8 @@ def extract_jobs(jobs: Sequence[ExtractJob], workers: int | None = None) -> list
 
 
 def run_job(job: ExtractJob) -> PageRow:
-    page = extract_page(job.text, job.url, job.fetched_at)
+    text, _ = decode_body(job.body, job.encoding)  # decoded here, in the worker
+    page = extract_page(text or "", job.url, job.fetched_at)
     return PageRow(
         job.digest,
         zlib.compress(job.body, 6),

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from extractors.page import EXTRACTOR_VERSION
 from flows import clock
-from flows.fetch import decode_body
 from flows.lock import refresh_lock
 from flows.pipeline import ExtractJob, check_claims, chunks, extract_jobs, progress
 from warehouse import store
@@ -33,10 +32,7 @@ def reextract(db: Path, everything: bool = False) -> int:
             jobs = []
             for digest, body_z, content_type, encoding, fetched_at, url in rows:
                 body = zlib.decompress(body_z)
-                text, _ = decode_body(body, encoding)
-                jobs.append(
-                    ExtractJob(digest, body, text or "", url, fetched_at, content_type, encoding)
-                )
+                jobs.append(ExtractJob(digest, body, url, fetched_at, content_type, encoding))
             pages = extract_jobs(jobs)
             with session(db, now=clock.now()) as con:
                 store.replace_pages(con, pages)
