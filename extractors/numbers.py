@@ -202,11 +202,27 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
+MAX_FIGURES = 5000  # per page: a page of a million numbers is not a page of figures
+MAX_SENTENCE = 2000  # characters; a longer "sentence" (a wall of text) is read in pieces
+_MAY_HOLD_FIGURE = re.compile(r"\d|\b(?:" + "|".join(WORD_NUMBERS) + r")\b", re.I)
+
+
 def extract_numbers(text: str, now: datetime) -> list[QuotedNumber]:
-    """Every figure in the text, in reading order; year-less dates take now's year."""
+    """Every figure in the text, in reading order (at most MAX_FIGURES)."""
     found: list[QuotedNumber] = []
+    today = now.date()
     for sentence in split_sentences(text):
-        found.extend(_numbers_in(sentence, now.date()))
+        if not _MAY_HOLD_FIGURE.search(sentence):
+            continue  # most sentences hold no figure: skip the grammar
+        for start in range(0, len(sentence), MAX_SENTENCE):
+            piece = (
+                sentence
+                if len(sentence) <= MAX_SENTENCE
+                else sentence[start : start + MAX_SENTENCE]
+            )
+            found.extend(_numbers_in(piece, today))
+            if len(found) >= MAX_FIGURES:
+                return found[:MAX_FIGURES]
     return found
 
 

@@ -35,6 +35,8 @@ def extract_statuses(text: str) -> list[StatusMention]:
     phrases = status_phrases()
     pattern = _phrase_pattern()
     found: list[StatusMention] = []
+    if pattern.search(fold(text)) is None:
+        return found  # most pages state no status: one pass over the whole text
     for sentence in split_sentences(text):
         folded = fold(sentence)
         for m in pattern.finditer(folded):

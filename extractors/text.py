@@ -41,6 +41,7 @@ _SPACES = re.compile(r"[ \t\u00a0\u2009\u202f]+")
 
 def extract_main_text(html: str, url: str | None = None) -> PageText:
     """The main text of an HTML page (tables kept, comments dropped) and its title."""
+    html = html.replace("\x00", "")
     if not html.strip():
         return PageText(None, "", "empty")
     title = extract_title(html)
@@ -85,6 +86,13 @@ def _trafilatura_text(html: str, url: str | None) -> str | None:
 
 def fallback_text(html: str) -> str:
     """A plain reading of the page: chrome removed, a line per block, cells apart."""
+    try:
+        return _fallback_text(html)
+    except RecursionError:  # a parser's own recursion on absurd nesting: strip the tags
+        return _tidy(re.sub(r"<[^>]*>", "\n", html))
+
+
+def _fallback_text(html: str) -> str:
     soup = BeautifulSoup(html, "html.parser")
     for tag in soup.find_all(CHROME_TAGS):
         tag.decompose()
@@ -94,24 +102,29 @@ def fallback_text(html: str) -> str:
     return _tidy("".join(pieces))
 
 
-def _walk(node: Tag, out: list[str]) -> None:
-    for child in node.children:
-        if isinstance(child, NavigableString):
+def _walk(root: Tag, out: list[str]) -> None:
+    """Text in document order with line breaks at blocks; a stack, not recursion, so that
+    100,000 levels of nesting are just a long walk."""
+    stack: list[object] = [iter(root.children)]
+    while stack:
+        top = stack[-1]
+        if isinstance(top, str):  # a closing marker
+            stack.pop()
+            out.append(top)
+            continue
+        child = next(top, None)  # type: ignore[call-overload]
+        if child is None:
+            stack.pop()
+        elif isinstance(child, NavigableString):
             if type(child) is NavigableString:  # skip comments, doctypes, CDATA
                 out.append(str(child))
-            continue
-        if not isinstance(child, Tag):
-            continue
-        name = child.name
-        if name in BLOCK_TAGS:
-            out.append("\n")
-            _walk(child, out)
-            out.append("\n")
-        elif name in CELL_TAGS:
-            out.append(" | ")
-            _walk(child, out)
-        else:
-            _walk(child, out)
+        elif isinstance(child, Tag):
+            if child.name in BLOCK_TAGS:
+                out.append("\n")
+                stack.append("\n")
+            elif child.name in CELL_TAGS:
+                out.append(" | ")
+            stack.append(iter(child.children))
 
 
 def _tidy(text: str) -> str:

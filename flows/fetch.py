@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import ipaddress
 import random
 import re
 import ssl
@@ -230,6 +231,15 @@ class Fetcher:
                         raise _Failed(Outcome.BAD_CONTENT, f"redirect to a non-http URL: {nxt}")
                     if nxt in seen:
                         raise _Failed(Outcome.REDIRECT_LOOP, f"redirect loop at {nxt}")
+                    if urlsplit(nxt).hostname != urlsplit(url).hostname:
+                        hosts = await _resolve_all(
+                            [urlsplit(request.url).hostname, urlsplit(nxt).hostname]
+                        )
+                        if not redirect_allowed(request.url, nxt, _lookup(hosts)):
+                            raise _Failed(
+                                Outcome.BAD_CONTENT,
+                                f"redirect from a public host to a private address refused: {nxt}",
+                            )
                     seen.add(nxt)
                     url = nxt
                     continue
@@ -321,6 +331,52 @@ class _RetryLater(_Failed):
     def __init__(self, error: str, status: int, retry_after_s: float | None) -> None:
         super().__init__(Outcome.HTTP_ERROR, error, status)
         self.retry_after_s = retry_after_s
+
+
+def redirect_allowed(origin: str, target: str, resolve: Callable[[str], list[str]]) -> bool:
+    """A redirect may lead to this machine or a private network only from a URL the user
+    wrote on one: from a public host, loopback, private and link-local targets are refused."""
+    if _is_private(urlsplit(origin).hostname, resolve):
+        return True
+    return not _is_private(urlsplit(target).hostname, resolve)
+
+
+def _is_private(host: str | None, resolve: Callable[[str], list[str]]) -> bool:
+    if not host:
+        return False
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        addresses = [ipaddress.ip_address(host)]
+    except ValueError:
+        addresses = []
+        for address in resolve(host):
+            try:
+                addresses.append(ipaddress.ip_address(address))
+            except ValueError:
+                continue
+    return any(
+        a.is_private or a.is_loopback or a.is_link_local or a.is_reserved or a.is_unspecified
+        for a in addresses
+    )
+
+
+async def _resolve_all(hosts: Iterable[str | None]) -> dict[str, list[str]]:
+    """Addresses of each host (an unresolvable host has none: its fetch will say so)."""
+    loop = asyncio.get_running_loop()
+    found: dict[str, list[str]] = {}
+    for host in {h for h in hosts if h}:
+        try:
+            infos = await loop.getaddrinfo(host, None)
+        except OSError:
+            infos = []
+        found[host] = [str(info[4][0]) for info in infos]
+    return found
+
+
+def _lookup(hosts: dict[str, list[str]]) -> Callable[[str], list[str]]:
+    return lambda host: hosts.get(host, [])
 
 
 def _capture_time(stamp: str) -> datetime | None:

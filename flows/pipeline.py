@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import ctypes
 import hashlib
 import logging
 import multiprocessing
 import os
+import signal
 import sys
 import zlib
 from collections import defaultdict
@@ -42,7 +44,9 @@ from warehouse.rows import (
     SourceState,
 )
 
-BATCH_SIZE = 100  # sources fetched, extracted and written together (two batches in flight)
+# Sources fetched, extracted and written together (two batches in flight); each batch is
+# one short write transaction. EVIDENCE_BATCH_SIZE tunes it (the reliability tests shrink it).
+BATCH_SIZE = int(os.environ.get("EVIDENCE_BATCH_SIZE") or 250)
 
 # trafilatura logs every page it cannot read as an ERROR; the fallback reads those pages.
 logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
@@ -189,12 +193,23 @@ EXTRACT_WORKERS = os.cpu_count() or 1
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
+def _die_with_parent() -> None:
+    """In each extraction worker: go when its parent goes (a SIGKILLed refresh leaves no
+    orphans; the forkserver itself exits when the refresh's pipe to it closes)."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _pool(workers: int) -> ProcessPoolExecutor:
     """One pool per process, started on first use (forkserver: no fork of Prefect's threads)."""
     if workers not in _POOLS:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["extractors.page"])
-        _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context)
+        _POOLS[workers] = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_die_with_parent
+        )
         atexit.register(_POOLS[workers].shutdown, cancel_futures=True)
     return _POOLS[workers]
 
