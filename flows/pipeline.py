@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import ctypes
 import hashlib
 import logging
 import multiprocessing
 import os
-import signal
 import sys
+import threading
+import time
 import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -193,13 +193,24 @@ EXTRACT_WORKERS = os.cpu_count() or 1
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
-def _die_with_parent() -> None:
-    """In each extraction worker: go when its parent goes (a SIGKILLed refresh leaves no
-    orphans; the forkserver itself exits when the refresh's pipe to it closes)."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+def _watch_refresh(refresh_pid: int) -> None:
+    """In each extraction worker: exit when the refresh that made the pool is gone.
+
+    A SIGKILLed refresh cannot shut its pool down, and the workers hold the forkserver
+    open, so each worker watches the refresh's PID and leaves no orphans behind.
+    """
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(refresh_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:
+                pass
+
+    threading.Thread(target=watch, name="watch-refresh", daemon=True).start()
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
@@ -208,7 +219,7 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["extractors.page"])
         _POOLS[workers] = ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_die_with_parent
+            workers, mp_context=context, initializer=_watch_refresh, initargs=(os.getpid(),)
         )
         atexit.register(_POOLS[workers].shutdown, cancel_futures=True)
     return _POOLS[workers]

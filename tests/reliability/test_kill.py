@@ -34,6 +34,22 @@ def wait_for_line(proc, needle: str, timeout: float = 120) -> bool:
     return False
 
 
+def orphans(pid: int) -> list[int]:
+    """Processes started by the killed refresh (forkserver, workers) still alive."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if b"multiprocessing" in cmd and b"EVIDENCE_BATCH_SIZE=" in environ:
+            found.append(int(entry.name))
+    return found
+
+
 def check_consistent(db: Path) -> tuple[int, int]:
     """Every stored row hangs together; returns (snapshots, graded records)."""
     con = connect(db, read_only=True)
@@ -79,6 +95,10 @@ def test_sigkill_at_any_moment_then_catch_up(
     finally:
         if proc.poll() is None:
             proc.kill()
+    deadline = time.monotonic() + 15  # its extraction workers and forkserver follow it
+    while time.monotonic() < deadline and orphans(proc.pid):
+        time.sleep(0.5)
+    assert orphans(proc.pid) == []
     if db.exists():
         check_consistent(db)
     again = start_refresh(config)  # the lock died with the process: no wait
