@@ -135,9 +135,10 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     from flows.prefect_env import configure_prefect
 
     configure_prefect(args.verbose)
-    from flows.refresh import refresh_flow
+    from flows.refresh import configured_flow
 
-    rows = refresh_flow(str(catalog.config_dir), str(db), args.record)
+    flow = configured_flow(catalog.settings, catalog.config_dir)
+    rows = flow(str(catalog.config_dir), str(db), args.record)
     print_summary(rows)
     return 0
 

@@ -127,6 +127,8 @@ class ScheduleSettings(_Strict):
 
 class Settings(_Strict):
     database: str = "data/evidence.duckdb"
+    task_runner: Literal["threads", "dask"] = "threads"  # where extract-pages tasks run
+    dask_address: str | None = None  # a Dask scheduler (tcp://host:8786); none: a local cluster
     freshness_window: Duration = timedelta(days=15)
     fetch: FetchSettings = FetchSettings()
     alerts: AlertSettings = AlertSettings()

@@ -12,15 +12,23 @@ import uuid
 from collections import defaultdict
 from pathlib import Path
 
-from prefect import flow, task
+from prefect import Flow, flow, task
 from prefect.cache_policies import NONE
 from prefect.futures import PrefectFuture
+from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from extractors.page import EXTRACTOR_VERSION
 from flows import clock
 from flows.alerts import channel_key, evidence_messages, mask_url, notify_urls, send, source_alerts
-from flows.config import AlertSettings, Catalog, load_catalog, load_settings, resolve_db
-from flows.errors import EvidenceError
+from flows.config import (
+    AlertSettings,
+    Catalog,
+    Settings,
+    load_catalog,
+    load_settings,
+    resolve_db,
+)
+from flows.errors import ConfigError, EvidenceError
 from flows.fetch import Attempt, FetchLimits, FetchRequest, last_live
 from flows.lock import refresh_lock
 from flows.pipeline import (
@@ -140,6 +148,29 @@ def _write(
     if failed:
         progress(f"{failed} of {len(results)} URLs failed in this batch")
     return len(results)
+
+
+def task_runner_for(settings: Settings, config_dir: Path) -> TaskRunner:
+    """threads by default; Dask (the optional `dask` extra) to spread extraction on a cluster."""
+    if settings.task_runner == "dask":
+        try:
+            from prefect_dask import DaskTaskRunner
+        except ImportError:
+            raise ConfigError(
+                str(config_dir / "settings.yaml"),
+                "task_runner: dask needs prefect-dask: pip install 'evidence-pipeline[dask]'",
+            ) from None
+        return (
+            DaskTaskRunner(address=settings.dask_address)
+            if settings.dask_address
+            else (DaskTaskRunner())
+        )
+    return ThreadPoolTaskRunner(max_workers=4)
+
+
+def configured_flow(settings: Settings, config_dir: Path) -> Flow:
+    """The refresh flow with the task runner the settings ask for."""
+    return refresh_flow.with_options(task_runner=task_runner_for(settings, config_dir))
 
 
 def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:

@@ -117,23 +117,24 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
     parameters = {"config_dir": str(config_dir.resolve()), "db_path": str(db.resolve())}
     try:
         if os.environ.get("PREFECT_API_URL"):
-            _serve_flow(cron, parameters)
+            _serve_flow(config_dir, cron, parameters)
             return 0
         log = db.resolve().parent / "prefect-server.log"
         progress(f"starting a local Prefect server (log: {log})")
         with prefect_server(log) as api_url:
             os.environ["PREFECT_API_URL"] = api_url
             progress(f"Prefect server at {api_url.removesuffix('/api')}; cron {cron!r}")
-            _serve_flow(cron, parameters)
+            _serve_flow(config_dir, cron, parameters)
     except KeyboardInterrupt:
         progress("stopped")
     return 0
 
 
-def _serve_flow(cron: str, parameters: dict) -> None:
-    from flows.refresh import refresh_flow
+def _serve_flow(config_dir: Path, cron: str, parameters: dict) -> None:
+    from flows.config import load_settings
+    from flows.refresh import configured_flow
 
-    refresh_flow.serve(
+    configured_flow(load_settings(config_dir), config_dir).serve(
         name="evidence-refresh",
         cron=cron,
         parameters=parameters,

@@ -132,6 +132,7 @@ def test_duplicate_record_ids_across_files(tmp_path: Path) -> None:
         ),
         ("alerts:\n  resend_after: soon\n", ["settings.yaml:2:", "bad duration 'soon'"]),
         ("schedule:\n  cron: every day\n", ["settings.yaml:2:", "bad cron"]),
+        ("task_runner: spark\n", ["settings.yaml:1:", "task_runner"]),
         ("fetch: [1, 2\n", ["settings.yaml:", "unparseable YAML"]),
     ],
 )

@@ -282,3 +282,18 @@ def test_two_hundred_sources_a_quarter_misbehaving(
     finally:
         for h in hosts:
             h.stop()
+
+
+def test_task_runner_is_a_setting(tmp_path: Path) -> None:
+    from prefect.task_runners import ThreadPoolTaskRunner
+
+    from flows.config import Settings
+    from flows.errors import ConfigError
+    from flows.refresh import task_runner_for
+
+    assert isinstance(task_runner_for(Settings(), tmp_path), ThreadPoolTaskRunner)
+    try:
+        import prefect_dask  # noqa: F401
+    except ImportError:
+        with pytest.raises(ConfigError, match=r"pip install 'evidence-pipeline\[dask\]'"):
+            task_runner_for(Settings(task_runner="dask"), tmp_path)
