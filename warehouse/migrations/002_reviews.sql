@@ -14,12 +14,15 @@ CREATE VIEW store.held_snapshots AS
 SELECT snapshot_id, record_id, source_id, reason, flagged_at
 FROM store.snapshot_reviews WHERE reason IS NOT NULL AND accepted_at IS NULL;
 
--- The newest successful snapshot of every source, held or not (what claims are checked on).
-CREATE VIEW store.latest_snapshots AS
+-- The newest successful snapshot of every configured source, and the newest time a
+-- successful fetch (a 200, or a 304 to a conditional request) vouched for it; with
+-- include_held false, snapshots held for review do not count.
+CREATE MACRO store.newest_snapshots(include_held) AS TABLE
 WITH ok AS (
     SELECT f.record_id, f.source_id, f.snapshot_id, f.evidence_at
     FROM store.fetches f JOIN store.sources s USING (record_id, source_id, url)
     WHERE f.outcome IN ('ok', 'not_modified') AND f.snapshot_id IS NOT NULL
+      AND (include_held OR f.snapshot_id NOT IN (SELECT snapshot_id FROM store.held_snapshots))
 ), newest AS (
     SELECT record_id, source_id, arg_max(snapshot_id, evidence_at) AS snapshot_id
     FROM ok GROUP BY record_id, source_id
@@ -28,20 +31,10 @@ SELECT n.record_id, n.source_id, n.snapshot_id, max(ok.evidence_at) AS checked_a
 FROM newest n JOIN ok USING (record_id, source_id, snapshot_id)
 GROUP BY ALL;
 
--- The evidence: the newest successful snapshot that is not held for review.
-CREATE OR REPLACE VIEW store.current_snapshots AS
-WITH ok AS (
-    SELECT f.record_id, f.source_id, f.snapshot_id, f.evidence_at
-    FROM store.fetches f JOIN store.sources s USING (record_id, source_id, url)
-    WHERE f.outcome IN ('ok', 'not_modified') AND f.snapshot_id IS NOT NULL
-      AND f.snapshot_id NOT IN (SELECT snapshot_id FROM store.held_snapshots)
-), newest AS (
-    SELECT record_id, source_id, arg_max(snapshot_id, evidence_at) AS snapshot_id
-    FROM ok GROUP BY record_id, source_id
-)
-SELECT n.record_id, n.source_id, n.snapshot_id, max(ok.evidence_at) AS checked_at
-FROM newest n JOIN ok USING (record_id, source_id, snapshot_id)
-GROUP BY ALL;
+-- What claims are checked on: the newest snapshot, held or not.
+CREATE VIEW store.latest_snapshots AS SELECT * FROM store.newest_snapshots(true);
+-- The evidence: the newest snapshot not held for review.
+CREATE OR REPLACE VIEW store.current_snapshots AS SELECT * FROM store.newest_snapshots(false);
 
 CREATE OR REPLACE VIEW source_health AS
 WITH live AS (
