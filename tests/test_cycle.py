@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
+from support import write_config
 
 from warehouse.db import connect
 
@@ -173,18 +174,15 @@ def test_archived_copy_backs_a_dead_primary(
 ) -> None:
     from test_fetch import wayback
 
-    config = tmp_path / "config"
-    (config / "records").mkdir(parents=True)
-    (config / "settings.yaml").write_text(
-        f"fetch:\n  retries: 0\n  archive_fallback: {web.url('/wayback/available')}\n"
-    )
-    (config / "records" / "r.yaml").write_text(
-        textwrap.dedent(f"""\
+    config = write_config(
+        tmp_path,
+        f"""\
         id: gone
         title: A retired page
         sources: [{{id: official, url: "{web.url("/retired")}", role: primary}}]
         claims: [{{id: cap, quote: "up to $5,000 in cloud credits for 12 months"}}]
-        """)
+                """,
+        f"fetch:\n  retries: 0\n  archive_fallback: {web.url('/wayback/available')}\n",
     )
     wayback(web, {web.url("/retired"): "/web/20260101120000/retired"})
     web.routes["/web/20260101120000/retired"] = Page(PRIMARY.format(amount="$5,000"))

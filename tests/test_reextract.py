@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import textwrap
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
+from support import write_config
 
 from warehouse.db import connect
 
@@ -22,17 +22,16 @@ def test_reextract_rereads_older_pages_without_fetching(
     from flows.cli import main
     from flows.refresh import refresh_flow
 
-    config = tmp_path / "config"
-    (config / "records").mkdir(parents=True)
     db = tmp_path / "w.duckdb"
-    (config / "settings.yaml").write_text(f"database: {db}\nfetch: {{retries: 0}}\n")
-    (config / "records" / "r.yaml").write_text(
-        textwrap.dedent(f"""\
+    config = write_config(
+        tmp_path,
+        f"""\
         id: r
         title: R
         sources: [{{id: p, url: "{web.url("/p")}", role: primary}}]
         claims: [{{id: c, quote: "Teams get $2,000 in credits"}}]
-        """)
+                """,
+        f"database: {db}\nfetch: {{retries: 0}}\n",
     )
     web.routes["/p"] = Page(
         "<html><main><p>Teams get $2,000 in credits. Seats are sold out.</p></main></html>"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
+from support import write_config
 
 from extractors.soft import BLOCKED, SOFT_404, classify_response, review_reason
 from flows.fetch import FetchLimits, FetchRequest, Outcome
@@ -116,21 +117,18 @@ def test_fetcher_sees_a_redirect_home(web: WebServer) -> None:
 def test_soft_failures_never_move_the_grade_or_checked_at(
     prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import textwrap
-
     from flows.refresh import refresh_flow
     from warehouse.db import connect
 
-    config = tmp_path / "config"
-    (config / "records").mkdir(parents=True)
-    (config / "settings.yaml").write_text("fetch:\n  retries: 0\n")
-    (config / "records" / "r.yaml").write_text(
-        textwrap.dedent(f"""\
+    config = write_config(
+        tmp_path,
+        f"""\
         id: nimbus
         title: Nimbus research credits
         sources: [{{id: official, url: "{web.url("/credits")}", role: primary}}]
         claims: [{{id: cap, quote: "up to $5,000 in cloud credits for 12 months"}}]
-        """)
+                """,
+        "fetch:\n  retries: 0\n",
     )
     web.routes["/credits"] = Page(fixture("article-mentioning-not-found.html"))
     db = tmp_path / "w.duckdb"
@@ -168,26 +166,21 @@ def test_a_gutted_primary_page_is_held_for_review_until_accepted(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import textwrap
-
     from flows.cli import main
     from flows.refresh import refresh_flow
     from warehouse.db import connect
 
-    config = tmp_path / "config"
-    (config / "records").mkdir(parents=True)
-    (config / "settings.yaml").write_text(
-        f"database: {tmp_path / 'w.duckdb'}\nfetch:\n  retries: 0\n"
-    )
-    (config / "records" / "r.yaml").write_text(
-        textwrap.dedent(f"""\
+    config = write_config(
+        tmp_path,
+        f"""\
         id: nimbus
         title: Nimbus research credits
         sources: [{{id: official, url: "{web.url("/credits")}", role: primary}}]
         claims:
           - {{id: cap, quote: "up to $5,000 in cloud credits for 12 months"}}
           - {{id: open, quote: "Applications are open to faculty"}}
-        """)
+                """,
+        f"database: {tmp_path / 'w.duckdb'}\nfetch:\n  retries: 0\n",
     )
     filler = "<p>" + "The programme supports research in many fields of science. " * 12 + "</p>"
     web.routes["/credits"] = Page(
