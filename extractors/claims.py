@@ -9,7 +9,6 @@ places is ``changed``, and the numbers found are kept.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from extractors.values import CheckOutcome, ClaimCheck
 
@@ -137,9 +136,3 @@ def _match_literal(
     if m is None:
         return ClaimCheck(CheckOutcome.ABSENT)
     return ClaimCheck(CheckOutcome.CONFIRMED, page.span(m.start(), m.end()), wanted)
-
-
-def match_claims(quotes: Iterable[str], text: str) -> list[ClaimCheck]:
-    """Check several quotes against one page, folding the page once."""
-    page = normalize_text(text)
-    return [match_claim(q, page) for q in quotes]

@@ -131,7 +131,7 @@ def _recovered(h: db.SourceHealth, failures: int, since: datetime, now: datetime
 def evidence_messages(
     before: dict,
     after: dict,
-    quotes: dict[tuple[str, str], tuple[str, str]],
+    quotes: dict[tuple[str, str], str],
     urls: dict[tuple[str, str], str],
 ) -> list[Message]:
     """One message per record per change, comparing states around a grading."""
@@ -168,7 +168,7 @@ def evidence_messages(
             continue
         if old is not None and old[0] == "changed" and old[1] == values:
             continue
-        quote = quotes.get((record, claim), ("", ""))[0]
+        quote = quotes.get((record, claim), "")
         was = (
             old[1]
             if old and old[0] == "changed"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import hashlib
 import ipaddress
 import random
 import re
@@ -84,6 +85,7 @@ class Attempt:
     http_status: int | None = None
     error: str | None = None
     body: bytes | None = None
+    digest: str | None = None  # sha256 of the body, computed once where it is read
     content_type: str | None = None
     encoding: str | None = None
     etag: str | None = None
@@ -284,6 +286,7 @@ class Fetcher:
             "outcome": Outcome.OK,
             "http_status": status,
             "body": body,
+            "digest": hashlib.sha256(body).hexdigest(),
             "content_type": mime or None,
             "encoding": encoding,
             "final_url": url,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import hashlib
 import logging
 import multiprocessing
 import os
@@ -127,10 +126,6 @@ def fetch_batch(
     return asyncio.run(run())
 
 
-def content_hash(body: bytes) -> str:
-    return hashlib.sha256(body).hexdigest()
-
-
 @dataclass(frozen=True, slots=True)
 class ExtractJob:
     """One distinct body to read: what a worker process needs, and nothing more."""
@@ -149,9 +144,9 @@ def extract_batch(
     """Extract each wanted body of these attempts once."""
     jobs: dict[str, ExtractJob] = {}
     for a in attempts:
-        if a.body is None:
+        digest = a.digest
+        if a.body is None or digest is None:
             continue
-        digest = content_hash(a.body)
         if digest in wanted and digest not in jobs:
             jobs[digest] = ExtractJob(
                 digest,
@@ -245,7 +240,7 @@ def fetch_rows(
                         a.error,
                         a.via,
                         a.vouched_at,
-                        content_hash(a.body) if a.body is not None else None,
+                        a.digest,
                         a.etag,
                         a.last_modified,
                         a.final_url,

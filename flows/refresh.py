@@ -38,7 +38,6 @@ from flows.pipeline import (
     catalog_rows,
     check_claims,
     chunks,
-    content_hash,
     extract_batch,
     fetch_batch,
     fetch_rows,
@@ -104,7 +103,7 @@ def send_alerts(db_path: Path, settings: AlertSettings, before: dict) -> int:
             messages = source_alerts(con, settings.after_failures, settings.resend_after, now)
             after = alerts_db.evidence_state(con)
             messages += evidence_messages(
-                before, after, alerts_db.claim_context(con), alerts_db.source_urls(con)
+                before, after, alerts_db.claim_quotes(con), alerts_db.source_urls(con)
             )
             alerts_db.enqueue(
                 con, [(m.kind, m.record_id, m.title, m.body) for m in messages], channels, now
@@ -227,7 +226,7 @@ def refresh_flow(
             # fetch batch k+1 while batch k is extracted on the process pool
             results = fetch_sources(list(batch), limits)
             finals = [attempts[-1] for attempts in results.values()]
-            hashes = {content_hash(a.body) for a in finals if a.body is not None}
+            hashes = {a.digest for a in finals if a.digest is not None}
             with session(db, now=clock.now()) as con:
                 wanted = store.missing_pages(con, hashes, EXTRACTOR_VERSION)
             extraction = extract_pages.submit(finals, wanted)

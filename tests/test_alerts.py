@@ -255,7 +255,7 @@ def test_evidence_messages_one_per_record_per_change() -> None:
         "checks": {("a", "c1", "p"): ("changed", (6.0,)), ("a", "c2", "p"): ("changed", (4.0,))},
         "held": {("b", "p", 7): "main text fell from 5000 to 100 characters"},
     }
-    quotes = {("a", "c1"): ("$5 per seat", ""), ("a", "c2"): ("3 seats", "")}
+    quotes = {("a", "c1"): "$5 per seat", ("a", "c2"): "3 seats"}
     urls = {("a", "p"): "https://a.example/p", ("b", "p"): "https://b.example/p"}
     messages = evidence_messages(before, after, quotes, urls)
     assert sorted(m.title for m in messages) == [

@@ -180,10 +180,10 @@ def evidence_state(con: duckdb.DuckDBPyConnection) -> dict[str, dict]:
     return {"records": records, "checks": checks, "held": held}
 
 
-def claim_context(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], tuple[str, str]]:
-    """(record, claim) -> (quote, source url) lookups for messages."""
-    rows = con.execute("SELECT c.record_id, c.claim_id, c.quote FROM store.claims c").fetchall()
-    return {(r[0], r[1]): (r[2], "") for r in rows}
+def claim_quotes(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str]:
+    """(record, claim) -> quote, for messages."""
+    rows = con.execute("SELECT record_id, claim_id, quote FROM store.claims").fetchall()
+    return {(r[0], r[1]): r[2] for r in rows}
 
 
 def source_urls(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str]:

@@ -399,11 +399,6 @@ def grade_all(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(sql_file("grade.sql"))
 
 
-def read_now(con: duckdb.DuckDBPyConnection) -> datetime:
-    (now,) = con.execute("SELECT evidence_now()").fetchone()  # type: ignore[misc]
-    return now
-
-
 class transaction:
     """BEGIN ... COMMIT, or ROLLBACK on any error: nothing half-written."""
 
