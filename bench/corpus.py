@@ -56,6 +56,7 @@ class CorpusServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # else a body's last segment waits for an ACK
 
             def log_message(self, *args: object) -> None:
                 pass
@@ -84,7 +85,11 @@ class CorpusServer:
                 self.end_headers()
                 self.wfile.write(body)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            # the default backlog of 5 drops SYNs under 16 concurrent connects: 1 s stalls
+            request_queue_size = 256
+
+        self.httpd = Server(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 

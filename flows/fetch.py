@@ -257,6 +257,7 @@ class Fetcher:
             "last_modified": response.headers.get("last-modified"),
         }
         if status == 304:
+            await response.aread()  # the empty body, read so that the connection is reused
             return {
                 "outcome": Outcome.NOT_MODIFIED,
                 "http_status": 304,

@@ -36,6 +36,7 @@ class WebServer:
         self.post_status = 200  # what POST answers (a failing webhook: 500)
         self.in_flight = 0
         self.max_in_flight = 0
+        self.connections = 0  # TCP connections accepted (keep-alive reuse shows here)
         self._lock = threading.Lock()
         server = self
 
@@ -44,6 +45,11 @@ class WebServer:
 
             def log_message(self, *args: object) -> None:
                 pass
+
+            def setup(self) -> None:
+                super().setup()
+                with server._lock:
+                    server.connections += 1
 
             def do_GET(self) -> None:
                 server._serve(self)

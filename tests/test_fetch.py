@@ -51,6 +51,19 @@ def test_conditional_request_gets_304(web: WebServer) -> None:
     assert web.requests[-1][1]["If-None-Match"] == first.etag
 
 
+def test_304s_keep_the_connection_open(web: WebServer) -> None:
+    paths = [f"/p{i}" for i in range(6)]
+    for path in paths:
+        web.routes[path] = Page(f"<p>{path}</p>")
+    etags = {p: fetch(web, p)[0].etag for p in paths}
+    before = web.connections
+    one_at_a_time = FetchLimits(2.0, 1, 1, 0, 200_000, "evidence-pipeline-test/1.0")
+    requests = [FetchRequest(web.url(p), etag=etags[p]) for p in paths]
+    results = fetch_batch(requests, one_at_a_time, lambda: datetime.now(UTC))
+    assert {r[-1].outcome for r in results.values()} == {Outcome.NOT_MODIFIED}
+    assert web.connections - before == 1
+
+
 def test_404_is_not_retried(web: WebServer) -> None:
     attempts = fetch(web, "/missing")
     assert [(a.outcome, a.http_status) for a in attempts] == [(Outcome.HTTP_ERROR, 404)]
