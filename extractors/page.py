@@ -11,7 +11,7 @@ from extractors.text import extract_main_text
 from extractors.values import QuotedNumber, StatusMention
 
 # Bump when any extractor changes what it reads; `evidence reextract` re-runs older pages.
-EXTRACTOR_VERSION = "1"
+EXTRACTOR_VERSION = "2"
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,11 @@ def _trafilatura_text(html: str, url: str | None) -> str | None:
             include_comments=False,
             include_images=False,
             output_format="txt",
+            # fast: no readability/jusText comparison; favor_recall: keep borderline blocks.
+            # On the 181-page corpus: F1 0.964 against 0.959 for the defaults, 7.4 ms a page
+            # against 12.1 (a quote lost to a precise reading is a claim not found).
+            fast=True,
+            favor_recall=True,
         )
     except (ValueError, TypeError, RecursionError, lxml.etree.LxmlError):
         return None
