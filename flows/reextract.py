@@ -33,7 +33,7 @@ def reextract(db: Path, everything: bool = False) -> int:
             for digest, body_z, content_type, encoding, fetched_at, url in rows:
                 body = zlib.decompress(body_z)
                 jobs.append(ExtractJob(digest, body, url, fetched_at, content_type, encoding))
-            pages = extract_jobs(jobs)
+            pages = [e.page for e in extract_jobs(jobs)]
             with session(db, now=clock.now()) as con:
                 store.replace_pages(con, pages)
             done += len(pages)

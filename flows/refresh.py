@@ -34,10 +34,12 @@ from flows.fetch import Attempt, FetchLimits, FetchRequest, last_live
 from flows.lock import refresh_lock
 from flows.pipeline import (
     BATCH_SIZE,
+    Extracted,
     Plan,
     catalog_rows,
     check_claims,
     chunks,
+    claim_quotes,
     extract_batch,
     fetch_batch,
     fetch_rows,
@@ -49,7 +51,6 @@ from flows.pipeline import (
 from warehouse import alerts as alerts_db
 from warehouse import store
 from warehouse.db import session
-from warehouse.rows import PageRow
 from warehouse.store import transaction
 
 
@@ -66,8 +67,11 @@ def fetch_sources(requests: list[FetchRequest], limits: FetchLimits) -> dict[str
 
 
 @task(name="extract-pages", cache_policy=NONE, retries=1, cache_result_in_memory=False)
-def extract_pages(attempts: list[Attempt], wanted: set[str]) -> list[PageRow]:
-    return extract_batch(attempts, wanted) if wanted else []
+def extract_pages(
+    attempts: list[Attempt], wanted: set[str], quotes: dict[str, tuple[str, ...]]
+) -> list[Extracted]:
+    """Read each new page, and check its claims while it is in hand (process pool)."""
+    return extract_batch(attempts, wanted, quotes) if wanted else []
 
 
 @task(
@@ -145,10 +149,17 @@ def _write(
     extraction: PrefectFuture,
     results: dict[str, list[Attempt]],
 ) -> int:
-    """Store one batch: its pages (once extracted), snapshots and every attempt."""
-    pages = extraction.result()
+    """Store one batch: its pages (once extracted), snapshots, every attempt, and the checks
+    of its new snapshots (made by the workers)."""
+    extracted: list[Extracted] = extraction.result()
+    pages = [e.page for e in extracted]
+    known = {(e.page.content_hash, q): c for e in extracted for q, c in e.checks}
+    hashes = {a.digest for attempts in results.values() for a in attempts if a.digest}
     with session(db, now=clock.now()) as con:
         store.write_fetches(con, run_id, pages, fetch_rows(results, plan.targets), states)
+        if hashes:
+            check_claims(con, known, hashes)
+    del extracted, pages, known
     _give_back_memory()
     failed = sum(not last_live(a).outcome.success for a in results.values())
     if failed:
@@ -217,6 +228,7 @@ def refresh_flow(
             store.sync_catalog(con, *catalog_rows(catalog))
             states = store.source_states(con)
         plan = plan_requests(selected, states, catalog.settings.fetch.obey_robots)
+        quotes = claim_quotes(selected)
         total = len(plan.requests)
         progress(f"refreshing {len(selected)} records: {total} URLs")
         limits = _limits(catalog)
@@ -229,7 +241,8 @@ def refresh_flow(
             hashes = {a.digest for a in finals if a.digest is not None}
             with session(db, now=clock.now()) as con:
                 wanted = store.missing_pages(con, hashes, EXTRACTOR_VERSION)
-            extraction = extract_pages.submit(finals, wanted)
+            batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
+            extraction = extract_pages.submit(finals, wanted, batch_quotes)
             if pending is not None:
                 done += _write(db, run_id, plan, states, *pending)
                 progress(f"stored {done}/{total} URLs")

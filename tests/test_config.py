@@ -179,3 +179,13 @@ def test_cli_config_error_is_one_line_exit_2_and_writes_nothing(tmp_path: Path) 
     assert len(lines) == 1 and "Traceback" not in result.stderr
     assert "bad.yaml:9:" in lines[0] and "bad role 'owner'" in lines[0]
     assert not db.exists() and not db.parent.exists()
+
+
+def test_catalog_is_read_again_after_an_edit_of_the_same_size(tmp_path: Path) -> None:
+    config = write(tmp_path, {"r.yaml": GOOD})
+    first = load_catalog(config)
+    assert load_catalog(config) is first  # unchanged files: read once per process
+    path = config / "records" / "r.yaml"
+    path.write_text(path.read_text().replace("verdict: trial", "verdict: final"))
+    edited = load_catalog(config)
+    assert edited.records[0].config.fields["verdict"] == "final"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 
 import duckdb
@@ -315,9 +315,13 @@ def replace_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> N
         )
 
 
-def pending_checks(con: duckdb.DuckDBPyConnection) -> list[PendingCheck]:
-    """Claim x newest-snapshot pairs with no stored check for the claim's current quote."""
-    rows = con.execute(sql_file("pending_checks.sql")).fetchall()
+def pending_checks(
+    con: duckdb.DuckDBPyConnection, hashes: Collection[str] | None = None
+) -> list[PendingCheck]:
+    """Claim x newest-snapshot pairs with no stored check for the claim's current quote
+    (only those of pages with these content hashes, when given)."""
+    only = sorted(set(hashes)) if hashes is not None else None
+    rows = con.execute(sql_file("pending_checks.sql"), {"hashes": only}).fetchall()
     return [PendingCheck(*r) for r in rows]
 
 
