@@ -239,8 +239,10 @@ def refresh_flow(
             results = fetch_sources(list(batch), limits)
             finals = [attempts[-1] for attempts in results.values()]
             hashes = {a.digest for a in finals if a.digest is not None}
-            with session(db, now=clock.now()) as con:
-                wanted = store.missing_pages(con, hashes, EXTRACTOR_VERSION)
+            wanted: set[str] = set()
+            if hashes:  # a batch of 304s and failures has nothing to read
+                with session(db, now=clock.now()) as con:
+                    wanted = store.missing_pages(con, hashes, EXTRACTOR_VERSION)
             batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
             extraction = extract_pages.submit(finals, wanted, batch_quotes)
             if pending is not None:
