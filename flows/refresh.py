@@ -234,9 +234,15 @@ def refresh_flow(
         limits = _limits(catalog)
         done = 0
         pending: tuple[PrefectFuture, dict[str, list[Attempt]]] | None = None
-        for batch in chunks(plan.requests, BATCH_SIZE):
-            # fetch batch k+1 while batch k is extracted on the process pool
-            results = fetch_sources(list(batch), limits)
+        batches = [list(b) for b in chunks(plan.requests, BATCH_SIZE)]
+        # Three batches in flight: k+1 is fetched (a thread) while k is extracted (the
+        # process pool) and k-1 is written (this thread, the only one that writes).
+        fetching = fetch_sources.submit(batches[0], limits) if batches else None
+        for k, batch in enumerate(batches):
+            results = fetching.result()
+            fetching = (
+                fetch_sources.submit(batches[k + 1], limits) if k + 1 < len(batches) else None
+            )
             finals = [attempts[-1] for attempts in results.values()]
             hashes = {a.digest for a in finals if a.digest is not None}
             wanted: set[str] = set()
