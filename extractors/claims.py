@@ -66,7 +66,32 @@ def fold(text: str) -> str:
     return _WHITESPACE.sub(" ", text).strip(" ").lower()
 
 
+_NON_SPACE = re.compile(r"\S+")
+# Characters the folding deletes (zero-width ones), which shift offsets.
+_DELETED = re.compile(
+    "[" + "".join(k for k, v in ((chr(c), v) for c, v in _FOLD.items()) if not v) + "]"
+)
+
+
 def _fold_offsets(text: str) -> tuple[int, ...]:
+    """The offset in `text` of each character of `fold(text)`.
+
+    Runs of non-space characters map one to one, and each inner run of spaces to its
+    last character; text where that does not hold (thousands separators, zero-width
+    characters, letters that lower-case to two) takes the character-by-character way.
+    """
+    if _THOUSANDS.search(text) or _DELETED.search(text) or len(text.lower()) != len(text):
+        return _fold_offsets_by_char(text)
+    offsets: list[int] = []
+    for m in _NON_SPACE.finditer(text):
+        start, end = m.span()
+        if offsets:
+            offsets.append(start - 1)
+        offsets.extend(range(start, end))
+    return tuple(offsets)
+
+
+def _fold_offsets_by_char(text: str) -> tuple[int, ...]:
     """Character by character, the same folding as `fold`, recording offsets."""
     drop = {m.start() for m in _THOUSANDS.finditer(text)}
     offsets: list[int] = []

@@ -7,6 +7,7 @@ import re
 import lxml.html
 import trafilatura
 from bs4 import BeautifulSoup, NavigableString, Tag
+from bs4.exceptions import ParserRejectedMarkup
 
 from extractors.values import PageText
 
@@ -93,7 +94,8 @@ def fallback_text(html: str) -> str:
     """A plain reading of the page: chrome removed, a line per block, cells apart."""
     try:
         return _fallback_text(html)
-    except RecursionError:  # a parser's own recursion on absurd nesting: strip the tags
+    except (RecursionError, ParserRejectedMarkup):
+        # absurd nesting, or markup html.parser gives up on ('<![0'): strip the tags
         return _tidy(re.sub(r"<[^>]*>", "\n", html))
 
 

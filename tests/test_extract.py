@@ -150,3 +150,8 @@ def test_negation_stops_at_the_clause() -> None:
 def test_continental_and_us_money(text: str, value: float, currency: str) -> None:
     (n,) = extract_numbers(text, FETCHED)
     assert (n.kind, n.value, n.currency) == (NumberKind.MONEY, value, currency)
+
+
+def test_markup_the_html_parser_rejects_still_gives_text() -> None:
+    page = extract_main_text("<p>Open until 15 December</p><![0")
+    assert "Open until 15 December" in page.text

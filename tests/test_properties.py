@@ -7,7 +7,13 @@ from datetime import UTC, datetime
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from extractors.claims import _fold_offsets, fold, match_claim, normalize_text
+from extractors.claims import (
+    _fold_offsets,
+    _fold_offsets_by_char,
+    fold,
+    match_claim,
+    normalize_text,
+)
 from extractors.numbers import extract_numbers
 from extractors.page import extract_page
 from extractors.soft import classify_response
@@ -57,6 +63,7 @@ def test_fast_fold_and_offsets_agree(text: str) -> None:
     norm = normalize_text(text)
     if norm.folded:
         assert fold(norm.span(0, len(norm.folded))) == norm.folded
+    assert _fold_offsets(text) == _fold_offsets_by_char(text)  # the fast way is the same
 
 
 @FAST
