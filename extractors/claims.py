@@ -66,7 +66,9 @@ def fold(text: str) -> str:
     return _WHITESPACE.sub(" ", text).strip(" ").lower()
 
 
-_NON_SPACE = re.compile(r"\S+")
+_NON_SPACE = re.compile(r"\S")
+_SPACE_BEFORE_SPACE = re.compile(r"\s(?=\s)")
+_KEPT = re.compile("[^\0]+")
 # Characters the folding deletes (zero-width ones), which shift offsets.
 _DELETED = re.compile(
     "[" + "".join(k for k, v in ((chr(c), v) for c, v in _FOLD.items()) if not v) + "]"
@@ -76,18 +78,29 @@ _DELETED = re.compile(
 def _fold_offsets(text: str) -> tuple[int, ...]:
     """The offset in `text` of each character of `fold(text)`.
 
-    Runs of non-space characters map one to one, and each inner run of spaces to its
-    last character; text where that does not hold (thousands separators, zero-width
-    characters, letters that lower-case to two) takes the character-by-character way.
+    Every character is kept but thousands commas and spaces followed by a space, less
+    the spaces at either end: marked in C by two substitutions, kept by runs. Text where
+    that does not hold (zero-width characters, a narrow no-break space as thousands
+    separator, letters that lower-case to two, NUL) takes the character-by-character way.
     """
-    if _THOUSANDS.search(text) or _DELETED.search(text) or len(text.lower()) != len(text):
+    dropped = [m.start() for m in _THOUSANDS.finditer(text)]
+    if (
+        "\0" in text
+        or _DELETED.search(text)
+        or len(text.lower()) != len(text)
+        or any(text[i] != "," for i in dropped)
+    ):
         return _fold_offsets_by_char(text)
+    marked = _SPACE_BEFORE_SPACE.sub("\0", text)
+    if dropped:
+        marked = _THOUSANDS.sub("\0", marked)
+    first = _NON_SPACE.search(text)
+    if first is None:
+        return ()
+    last = len(text.rstrip())
     offsets: list[int] = []
-    for m in _NON_SPACE.finditer(text):
-        start, end = m.span()
-        if offsets:
-            offsets.append(start - 1)
-        offsets.extend(range(start, end))
+    for m in _KEPT.finditer(marked, first.start(), last):
+        offsets.extend(range(*m.span()))
     return tuple(offsets)
 
 
