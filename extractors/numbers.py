@@ -195,6 +195,21 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         ),
     ),
 ]
+# For each pattern, a cheap search its every match needs (or None): most sentences hold no
+# date, money or percentage, and the patterns' optional openings make them slow to fail.
+_DATE_HINT = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{4}-[01]\d-", re.I)
+_CODES = "|".join(CURRENCY_CODES)
+HINTS: list[re.Pattern[str] | None] = [
+    _DATE_HINT,  # a date range names a month or is ISO
+    _DATE_HINT,
+    re.compile(rf"[$€£¥₹]|{_CODES}", re.I),
+    re.compile(rf"{_CODES}|dollars|euros|pounds", re.I),
+    re.compile(r"%|percent|per cent", re.I),
+    None,  # durations: "h" is a unit, so no cheap test
+    re.compile(r"[KMGTP]i?B"),
+    None,  # counts: any number before a word
+]
+assert len(HINTS) == len(PATTERNS)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9$€£])|\n+")
 
 
@@ -229,7 +244,9 @@ def extract_numbers(text: str, now: datetime) -> list[QuotedNumber]:
 def _numbers_in(sentence: str, today: date) -> list[QuotedNumber]:
     taken: list[tuple[int, int]] = []
     hits: list[tuple[int, QuotedNumber]] = []
-    for kind, pattern in PATTERNS:
+    for (kind, pattern), hint in zip(PATTERNS, HINTS, strict=True):
+        if hint is not None and hint.search(sentence) is None:
+            continue
         for m in pattern.finditer(sentence):
             start, end = m.span()
             if any(start < e and s < end for s, e in taken):

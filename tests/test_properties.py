@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from extractors import numbers
 from extractors.claims import (
     _fold_offsets,
     _fold_offsets_by_char,
@@ -46,6 +47,25 @@ def test_numbers_and_statuses_never_raise(text: str) -> None:
         assert n.raw and n.sentence
     for s in extract_statuses(text):
         assert s.phrase
+
+
+@FAST
+@given(
+    st.one_of(
+        figures,
+        st.lists(st.sampled_from([*PIECES, "Jan ", "2026-01-", "GB ", "EUR "]), max_size=60).map(
+            "".join
+        ),
+    )
+)
+def test_pattern_hints_never_hide_a_figure(text: str) -> None:
+    hinted = extract_numbers(text, NOW)
+    saved = numbers.HINTS
+    numbers.HINTS = [None] * len(saved)  # every pattern on every sentence
+    try:
+        assert extract_numbers(text, NOW) == hinted
+    finally:
+        numbers.HINTS = saved
 
 
 @FAST
