@@ -132,8 +132,13 @@ def extraction_limit(n_pages: int) -> Measure:
     return Measure("(a) extraction limit", time.monotonic() - t0, n_pages, peak / 1024)
 
 
-def write_catalog(config: Path, pages: list[CorpusPage], n_sources: int, base: str, db: Path,
-                  ) -> None:
+def write_catalog(
+    config: Path,
+    pages: list[CorpusPage],
+    n_sources: int,
+    base: str,
+    db: Path,
+) -> None:
     records = config / "records"
     records.mkdir(parents=True)
     (config / "settings.yaml").write_text(
@@ -156,8 +161,13 @@ def write_catalog(config: Path, pages: list[CorpusPage], n_sources: int, base: s
             sources.append(f'    - {{id: s{s}, url: "{base}/p/{n}", role: {role}}}')
             if s < 3:
                 claims.append(f"    - {{id: c{s}, quote: {quote_of(pages[n % len(pages)])!r}}}")
-        chunk.append(f"- id: r{r}\n  title: Record {r}\n  sources:\n" + "\n".join(sources)
-                     + "\n  claims:\n" + "\n".join(claims) + "\n")
+        chunk.append(
+            f"- id: r{r}\n  title: Record {r}\n  sources:\n"
+            + "\n".join(sources)
+            + "\n  claims:\n"
+            + "\n".join(claims)
+            + "\n"
+        )
         if len(chunk) == 500:
             (records / f"r{r:06d}.yaml").write_text("".join(chunk))
             chunk = []
@@ -204,7 +214,8 @@ def main() -> None:
 
         con = duckdb.connect(str(db), read_only=True)
         snapshots, distinct = con.execute(
-            "SELECT count(*), count(DISTINCT content_hash) FROM store.snapshots").fetchone()
+            "SELECT count(*), count(DISTINCT content_hash) FROM store.snapshots"
+        ).fetchone()
         con.close()
         size_mb = db.stat().st_size / 2**20
     finally:
@@ -219,13 +230,19 @@ def main() -> None:
     full_vs_limit = full.pages_per_s / limit.pages_per_s
     unchanged_vs_full = unchanged.seconds / full.seconds
     peak = max(full.peak_rss_mb, unchanged.peak_rss_mb, changed.peak_rss_mb, status.peak_rss_mb)
-    print(f"\nfull / limit throughput: {full_vs_limit:.2f}   unchanged / full time: "
-          f"{unchanged_vs_full:.2f}")
-    print(f"database: {size_mb:.1f} MB, {snapshots} snapshots ({distinct} distinct bodies), "
-          f"{size_mb * 1024 / max(snapshots, 1):.1f} KB per snapshot")
-    print(f"bench: sources={n} full_vs_limit={full_vs_limit:.2f} "
-          f"unchanged_vs_full={unchanged_vs_full:.2f} peak_rss_mb={peak:.0f} "
-          f"status_s={status.seconds:.2f}")
+    print(
+        f"\nfull / limit throughput: {full_vs_limit:.2f}   unchanged / full time: "
+        f"{unchanged_vs_full:.2f}"
+    )
+    print(
+        f"database: {size_mb:.1f} MB, {snapshots} snapshots ({distinct} distinct bodies), "
+        f"{size_mb * 1024 / max(snapshots, 1):.1f} KB per snapshot"
+    )
+    print(
+        f"bench: sources={n} full_vs_limit={full_vs_limit:.2f} "
+        f"unchanged_vs_full={unchanged_vs_full:.2f} peak_rss_mb={peak:.0f} "
+        f"status_s={status.seconds:.2f}"
+    )
 
 
 GRADE_SCRIPT = """

@@ -352,6 +352,6 @@ def chunks(items: Sequence, size: int) -> Iterable[Sequence]:
 
 def summary_rows(db_path: Path, run_id: str, now: datetime) -> list[dict]:
     """One row per record: grade, freshness, and what this run's fetches found."""
-    with session(db_path, now=now) as con:
+    with session(db_path, now=now, vacuum=False) as con:
         columns, rows = queries.run(con, "run_summary.sql", run_id=run_id)
     return [dict(zip(columns, r, strict=True)) for r in rows]

@@ -87,25 +87,37 @@ class WebServer:
             self.requests.append((h.path, dict(h.headers.items())))
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        answered = threading.Event()
+
+        def answering() -> None:
+            # A request counts as in flight until its answer is written: once the client
+            # has the answer it may send the next, while this thread still winds down.
+            if not answered.is_set():
+                answered.set()
+                with self._lock:
+                    self.in_flight -= 1
+
         try:
             route = self.routes.get(path)
             if route is None:
+                answering()
                 send(h, 404, b"<html><title>404</title><h1>Not found</h1></html>")
             elif callable(route):
+                answering()
                 route(h)
             else:
-                self._page(h, route)
+                self._page(h, route, answering)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (a timeout test): nothing to answer
         finally:
-            with self._lock:
-                self.in_flight -= 1
+            answering()
 
-    def _page(self, h: BaseHTTPRequestHandler, page: Page) -> None:
+    def _page(self, h: BaseHTTPRequestHandler, page: Page, answering: Callable[[], None]) -> None:
         if page.delay_s:
             time.sleep(page.delay_s)
         body = page.raw()
         headers = dict(page.headers)
+        answering()
         if page.etag and page.status == 200:
             tag = '"' + hashlib.sha256(body).hexdigest()[:12] + '"'
             headers["ETag"] = tag

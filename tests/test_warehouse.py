@@ -1,0 +1,44 @@
+"""The warehouse's door: sessions of a refresh never merge row groups at checkpoint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from warehouse.db import connect
+
+
+def _vacuum_tasks(path: Path, **kwargs: object) -> int:
+    con = connect(path, **kwargs)  # type: ignore[arg-type]
+    try:
+        (value,) = con.execute("SELECT current_setting('max_vacuum_tasks')").fetchone()
+        return int(value)
+    finally:
+        con.close()
+
+
+def test_refresh_sessions_turn_row_group_merging_off(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    assert _vacuum_tasks(db, vacuum=False) == 0
+    assert _vacuum_tasks(db) > 0  # other writers keep DuckDB's default and compact
+
+
+def test_appended_batches_stay_apart_without_vacuum(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    con = connect(db)
+    con.execute("CREATE TABLE t (k VARCHAR, b BLOB)")
+    con.close()
+    for batch in range(4):
+        con = connect(db, vacuum=False)
+        con.execute(
+            "INSERT INTO t SELECT 'k' || i, repeat('x', 5000)::BLOB FROM range(?, ?) r(i)",
+            [batch * 300, batch * 300 + 300],
+        )
+        con.close()
+    con = connect(db, read_only=True)
+    groups = con.execute(
+        "SELECT count(DISTINCT row_group_id) FROM pragma_storage_info('t')"
+    ).fetchone()[0]
+    rows = con.execute("SELECT count(*) FROM t").fetchone()[0]
+    con.close()
+    assert rows == 1200
+    assert groups == 4  # each session's append is its own row group, none rewritten
