@@ -45,8 +45,9 @@ from warehouse.rows import (
     SourceState,
 )
 
-# Sources fetched, extracted and written together (two batches in flight); each batch is
-# one short write transaction. EVIDENCE_BATCH_SIZE tunes it (the reliability tests shrink it).
+# Sources fetched, extracted and written together (three batches in flight: one fetched,
+# one extracted, one written); each batch is one short write session. EVIDENCE_BATCH_SIZE
+# tunes it (the reliability tests shrink it).
 BATCH_SIZE = int(os.environ.get("EVIDENCE_BATCH_SIZE") or 250)
 # zlib level 3: bodies 11% larger than at level 6 for half the time (1.1 against 2.3 ms a
 # page on the corpus), and compression runs on the same cores as extraction.
@@ -352,6 +353,6 @@ def chunks(items: Sequence, size: int) -> Iterable[Sequence]:
 
 def summary_rows(db_path: Path, run_id: str, now: datetime) -> list[dict]:
     """One row per record: grade, freshness, and what this run's fetches found."""
-    with session(db_path, now=now, vacuum=False) as con:
+    with session(db_path, now=now) as con:
         columns, rows = queries.run(con, "run_summary.sql", run_id=run_id)
     return [dict(zip(columns, r, strict=True)) for r in rows]

@@ -1,9 +1,10 @@
 """The refresh flow: a few coarse Prefect tasks around the plain steps of flows/pipeline.py.
 
-    load config -> for each batch of sources: fetch -> extract -> write
-                -> check claims -> grade -> summary
+    load config -> for each batch of sources: fetch -> extract (and check the claims of
+                each new page) -> write -> check what is left -> grade -> alerts -> summary
 
-The database is written only from the flow's thread, in short transactions.
+Batch k+1 is fetched while k is extracted and k-1 written. The database is written only
+from the flow's thread, in short transactions.
 """
 
 from __future__ import annotations
@@ -97,7 +98,7 @@ class Before:
 def check_and_grade(db_path: Path) -> tuple[int, Before]:
     """Check claims, hold suspect pages, grade; returns checks made and the state before."""
     now = clock.now()
-    with session(db_path, now=now, vacuum=False) as con:
+    with session(db_path, now=now) as con:
         before = alerts_db.evidence_state(con)
         made = check_claims(con)
         held = review_snapshots(con, now)
@@ -115,7 +116,7 @@ def send_alerts(db_path: Path, settings: AlertSettings, before: Before) -> int:
     now = clock.now()
     urls = notify_urls(settings.notify)
     channels = [(channel_key(u), mask_url(u)) for u in urls]
-    with session(db_path, now=now, vacuum=False) as con:
+    with session(db_path, now=now) as con:
         with transaction(con):
             messages = source_alerts(con, settings.after_failures, settings.resend_after, now)
             after = alerts_db.evidence_state(con)
@@ -128,7 +129,7 @@ def send_alerts(db_path: Path, settings: AlertSettings, before: Before) -> int:
         pending = alerts_db.unsent(con, [key for key, _ in channels])
     by_key = {channel_key(u): u for u in urls}
     results = [(o.notification_id, *send(by_key[o.channel], o.title, o.body)) for o in pending]
-    with session(db_path, now=now, vacuum=False) as con:
+    with session(db_path, now=now) as con:
         alerts_db.mark_delivery(con, results, now)
     failed = defaultdict(int)
     for (_, ok, error), out in zip(results, pending, strict=True):
@@ -168,7 +169,7 @@ def _write(
     pages = [e.page for e in extracted]
     known = {(e.page.content_hash, q): c for e in extracted for q, c in e.checks}
     hashes = {a.digest for attempts in results.values() for a in attempts if a.digest}
-    with session(db, now=clock.now(), vacuum=False) as con:
+    with session(db, now=clock.now()) as con:
         store.write_fetches(con, run_id, pages, fetch_rows(results, plan.targets), states)
         if hashes:
             check_claims(con, known, hashes)
@@ -237,7 +238,7 @@ def refresh_flow(
     db = resolve_db(db_path, catalog.settings)
     run_id = uuid.uuid4().hex
     with refresh_lock(db):
-        with session(db, now=clock.now(), vacuum=False) as con:
+        with session(db, now=clock.now()) as con:
             store.sync_catalog(con, *catalog_rows(catalog))
             states = store.source_states(con)
         plan = plan_requests(selected, states, catalog.settings.fetch.obey_robots)
@@ -260,7 +261,7 @@ def refresh_flow(
             hashes = {a.digest for a in finals if a.digest is not None}
             wanted: set[str] = set()
             if hashes:  # a batch of 304s and failures has nothing to read
-                with session(db, now=clock.now(), vacuum=False) as con:
+                with session(db, now=clock.now()) as con:
                     wanted = store.missing_pages(con, hashes, EXTRACTOR_VERSION)
             batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
             extraction = extract_pages.submit(finals, wanted, batch_quotes)

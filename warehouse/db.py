@@ -17,9 +17,10 @@ from warehouse.errors import WarehouseBusy, WarehouseError, WarehouseMissing
 READ_WAIT_S = 5.0  # how long a reader waits for a writer's lock before giving up
 # DuckDB's checkpoint merges small row groups (vacuum). A refresh appends a batch of
 # compressed pages per session, and each merge rewrote every body of the merged groups:
-# up to 650 MB more memory for 0.6 s at 10,000 pages (bench/checkpoint.py). A refresh's
-# sessions turn it off; deleted rows still go (whole row groups of them), and the next
-# session with it on (`evidence accept`, `evidence reextract`) compacts the rest.
+# up to 650 MB more memory for 0.6 s at 10,000 pages, and the first session with it on
+# after a refresh merged them all (1.1 GB). Our writers turn it off: row groups whose
+# rows are all deleted still go (the grade tables, replaced each run), and the file
+# stays smaller (no rewritten copies). bench/checkpoint.py shows the difference.
 NO_VACUUM = "SET max_vacuum_tasks = 0"
 _LOCK_WORDS = ("Could not set lock", "Conflicting lock", "lock on file")
 
@@ -45,13 +46,13 @@ def connect(
     read_only: bool = False,
     now: datetime | None = None,
     wait_s: float | None = None,
-    vacuum: bool = True,
+    vacuum: bool = False,
 ) -> duckdb.DuckDBPyConnection:
     """Open the database; a writer also applies pending migrations.
 
     Both wait up to `wait_s` (default READ_WAIT_S) for another process's write
-    lock, then raise WarehouseBusy. `vacuum=False`: the writer's checkpoints do not
-    merge row groups (see NO_VACUUM).
+    lock, then raise WarehouseBusy. A writer's checkpoints do not merge row groups
+    unless `vacuum` (see NO_VACUUM).
     """
     path = Path(path)
     if read_only and not path.exists():
