@@ -19,7 +19,7 @@ import zlib
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -161,24 +161,27 @@ def extract_batch(
 ) -> list[Extracted]:
     """Extract each wanted body of these attempts once, checking the quotes of its URLs."""
     quotes = quotes or {}
-    jobs: dict[str, ExtractJob] = {}
+    first: dict[str, Attempt] = {}  # the first attempt that brought each wanted body
     page_quotes: dict[str, dict[str, None]] = defaultdict(dict)
     for a in attempts:
-        digest = a.digest
-        if a.body is None or digest is None or digest not in wanted:
+        if a.body is None or a.digest is None or a.digest not in wanted:
             continue
-        page_quotes[digest].update(dict.fromkeys(quotes.get(a.url, ())))
-        if digest not in jobs:
-            jobs[digest] = ExtractJob(
-                digest,
-                a.body,
-                a.final_url or a.url,
-                a.vouched_at,
-                a.content_type,
-                a.encoding,
-            )
-    with_quotes = [replace(job, quotes=tuple(page_quotes[d])) for d, job in jobs.items()]
-    return extract_jobs(with_quotes, workers)
+        first.setdefault(a.digest, a)
+        page_quotes[a.digest].update(dict.fromkeys(quotes.get(a.url, ())))
+    jobs = [
+        ExtractJob(
+            digest,
+            a.body,
+            a.final_url or a.url,
+            a.vouched_at,
+            a.content_type,
+            a.encoding,
+            tuple(page_quotes[digest]),
+        )
+        for digest, a in first.items()
+        if a.body is not None
+    ]
+    return extract_jobs(jobs, workers)
 
 
 def extract_jobs(jobs: Sequence[ExtractJob], workers: int | None = None) -> list[Extracted]:
