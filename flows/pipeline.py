@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import functools
 import logging
 import multiprocessing
 import os
+import ssl
 import sys
 import threading
 import time
@@ -126,10 +128,19 @@ def fetch_batch(
         pool = httpx.Limits(
             max_connections=limits.concurrency, max_keepalive_connections=limits.concurrency
         )
-        async with httpx.AsyncClient(timeout=timeout, limits=pool, trust_env=False) as client:
+        async with httpx.AsyncClient(
+            timeout=timeout, limits=pool, trust_env=False, verify=_tls_context()
+        ) as client:
             return await Fetcher(client, limits, clock).fetch_all(requests)
 
     return asyncio.run(run())
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """httpx's default verifying context, built once per process: building one loads the CA
+    bundle (18 ms, once per batch before)."""
+    return httpx.create_ssl_context(trust_env=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -263,3 +263,13 @@ def test_slow_drip_is_cut_by_the_total_time_limit(web: WebServer) -> None:
     limits = FetchLimits(timeout_s=0.6, retries=0, user_agent="t")
     (a,) = fetch(web, "/drip", limits)
     assert a.outcome is Outcome.TIMEOUT and a.elapsed_ms < 2000
+
+
+def test_one_tls_context_per_process_and_it_verifies() -> None:
+    import ssl
+
+    from flows.pipeline import _tls_context
+
+    ctx = _tls_context()
+    assert ctx is _tls_context()  # built once, not per batch
+    assert ctx.verify_mode == ssl.CERT_REQUIRED and ctx.check_hostname
