@@ -218,9 +218,10 @@ class _Lines:
         return self.lines.get(())
 
 
-def _load_yaml(path: Path) -> tuple[Any, _Lines]:
+def _load_yaml(path: Path, raw: bytes | None = None) -> tuple[Any, _Lines]:
+    """The document at path (or its bytes, already read) and the line of every value."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = (path.read_bytes() if raw is None else raw).decode("utf-8")
     except UnicodeDecodeError as e:
         raise ConfigError(str(path), f"not UTF-8 text ({e.reason}): save the file as UTF-8") from e
     try:
@@ -308,30 +309,28 @@ def load_catalog(config_dir: Path) -> Catalog:
     """
     if not config_dir.is_dir():
         raise ConfigError(str(config_dir), "no such config directory: pass --config DIR")
-    files = sorted((config_dir / "records").glob("*.y*ml"))
-    stamp = tuple(_stamp(p) for p in [config_dir / "settings.yaml", *files])
+    # each file read once; its digest says whether it changed (mtimes are too coarse)
+    raw = {p: p.read_bytes() for p in sorted((config_dir / "records").glob("*.y*ml"))}
+    settings_path = config_dir / "settings.yaml"
+    settings_raw = settings_path.read_bytes() if settings_path.exists() else b""
+    stamp = tuple(
+        (str(p), hashlib.blake2b(b, digest_size=16).digest())
+        for p, b in [(settings_path, settings_raw), *raw.items()]
+    )
     key = config_dir.resolve()
     if key in _LOADED and _LOADED[key][0] == stamp:
         return _LOADED[key][1]
-    catalog = _load_catalog(config_dir, files)
+    catalog = _load_catalog(config_dir, raw)
     _LOADED[key] = (stamp, catalog)
     return catalog
 
 
-def _stamp(path: Path) -> tuple:
-    """A file's name and a digest of its bytes (mtimes are too coarse for quick edits)."""
-    try:
-        return (str(path), hashlib.blake2b(path.read_bytes(), digest_size=16).digest())
-    except OSError:
-        return (str(path), None)
-
-
-def _load_catalog(config_dir: Path, files: list[Path]) -> Catalog:
+def _load_catalog(config_dir: Path, raw: dict[Path, bytes]) -> Catalog:
     settings = load_settings(config_dir)
     records: list[Record] = []
     seen: dict[str, str] = {}
-    for path in files:
-        data, lines = _load_yaml(path)
+    for path, content in raw.items():
+        data, lines = _load_yaml(path, content)
         if data is None:
             continue
         items = data if isinstance(data, list) else [data]

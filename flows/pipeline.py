@@ -190,7 +190,6 @@ def extract_batch(
             tuple(page_quotes[digest]),
         )
         for digest, a in first.items()
-        if a.body is not None
     ]
     return extract_jobs(jobs, workers)
 

@@ -7,21 +7,6 @@ from pathlib import Path
 from warehouse.db import connect
 
 
-def _vacuum_tasks(path: Path, **kwargs: object) -> int:
-    con = connect(path, **kwargs)  # type: ignore[arg-type]
-    try:
-        (value,) = con.execute("SELECT current_setting('max_vacuum_tasks')").fetchone()
-        return int(value)
-    finally:
-        con.close()
-
-
-def test_write_sessions_turn_row_group_merging_off(tmp_path: Path) -> None:
-    db = tmp_path / "w.duckdb"
-    assert _vacuum_tasks(db) == 0
-    assert _vacuum_tasks(db, vacuum=True) > 0  # DuckDB's default, on request
-
-
 def test_appended_batches_stay_apart_without_vacuum(tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     con = connect(db)

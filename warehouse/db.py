@@ -46,13 +46,12 @@ def connect(
     read_only: bool = False,
     now: datetime | None = None,
     wait_s: float | None = None,
-    vacuum: bool = False,
 ) -> duckdb.DuckDBPyConnection:
     """Open the database; a writer also applies pending migrations.
 
     Both wait up to `wait_s` (default READ_WAIT_S) for another process's write
     lock, then raise WarehouseBusy. A writer's checkpoints do not merge row groups
-    unless `vacuum` (see NO_VACUUM).
+    (see NO_VACUUM).
     """
     path = Path(path)
     if read_only and not path.exists():
@@ -75,9 +74,8 @@ def connect(
     con.execute("SET TimeZone = 'UTC'")
     if now is not None:
         set_now(con, now)
-    if not read_only and not vacuum:
-        con.execute(NO_VACUUM)
     if not read_only:
+        con.execute(NO_VACUUM)
         migrate(con)
     return con
 
