@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import zlib
 from pathlib import Path
 
 from extractors.page import EXTRACTOR_VERSION
 from flows import clock
 from flows.lock import refresh_lock
 from flows.pipeline import ExtractJob, check_claims, chunks, extract_jobs, progress
-from warehouse import store
+from warehouse import bodies, store
 from warehouse.db import session
 
 BATCH = 200
@@ -31,7 +30,7 @@ def reextract(db: Path, everything: bool = False) -> int:
                 rows = store.stored_bodies(con, list(chunk))
             jobs = []
             for digest, body_z, content_type, encoding, fetched_at, url in rows:
-                body = zlib.decompress(body_z)
+                body = bodies.decompress(body_z)
                 jobs.append(ExtractJob(digest, body, url, fetched_at, content_type, encoding))
             pages = [e.page for e in extract_jobs(jobs)]
             with session(db, now=clock.now()) as con:

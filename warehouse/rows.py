@@ -39,7 +39,7 @@ class PageRow:
     """One distinct body with what the extractors read from it."""
 
     content_hash: str
-    body_z: bytes  # the raw body, zlib-compressed
+    body_z: bytes  # the raw body, compressed (warehouse/bodies.py)
     size: int  # bytes of the raw body
     content_type: str | None
     encoding: str | None
