@@ -1,11 +1,13 @@
-"""Why a refresh peaks above 1 GiB: DuckDB's checkpoint after appending compressed pages.
+"""DuckDB's memory while a refresh appends compressed pages: the insert and the checkpoint.
 
-    python bench/checkpoint.py [--batches 40] [--batch-size 250] [--set NAME=VALUE ...]
+    python bench/checkpoint.py [--batches 40] [--batch-size 250] [--per 25]
+                               [--set NAME=VALUE ...]
 
-Appends the corpus pages, zlib-compressed as the warehouse stores them, to a table in
-batches, one session per batch as a refresh does, and prints for each batch the seconds
-and the extra resident memory (MB above the batch's start) of the insert and of the
-close, where DuckDB checkpoints. Nothing of the pipeline runs: the figures are DuckDB's.
+Appends the corpus pages, compressed as the warehouse stores them, to a table in
+batches, one session per batch as a refresh does (`--per` rows an INSERT statement),
+and prints for each batch the seconds and the extra resident memory (MB above the
+batch's start) of the insert and of the close, where DuckDB checkpoints. Nothing of
+the pipeline runs: the figures are DuckDB's.
 """
 
 from __future__ import annotations
@@ -16,14 +18,16 @@ import sys
 import tempfile
 import threading
 import time
-import zlib
 from pathlib import Path
 
 import duckdb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corpus import load_corpus, page_body
+
+from warehouse.bodies import compress
 
 
 def rss_mb() -> int:
@@ -52,6 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batches", type=int, default=40)
     parser.add_argument("--batch-size", type=int, default=250)
+    parser.add_argument("--per", type=int, default=250, help="rows per INSERT statement")
     parser.add_argument(
         "--set", action="append", default=[], help="a DuckDB setting per session, e.g. threads=1"
     )
@@ -67,13 +72,15 @@ def main() -> None:
     for b in range(args.batches):
         n0 = b * args.batch_size
         keys = [f"page-{n}" for n in range(n0, n0 + args.batch_size)]
-        bodies = [zlib.compress(page_body(pages, n), 3) for n in range(n0, n0 + args.batch_size)]
+        bodies = [compress(page_body(pages, n)) for n in range(n0, n0 + args.batch_size)]
         base = peak.reset()
         t0 = time.monotonic()
         con = duckdb.connect(str(path))
         for setting in args.set:
             con.execute(f"SET {setting}")
-        con.execute("INSERT INTO pages SELECT unnest($1), unnest($2)", [keys, bodies])
+        for i in range(0, len(keys), args.per):
+            rows = [keys[i : i + args.per], bodies[i : i + args.per]]
+            con.execute("INSERT INTO pages SELECT unnest($1), unnest($2)", rows)
         t1 = time.monotonic()
         insert_mb = peak.value - base
         base = peak.reset()
