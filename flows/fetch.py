@@ -280,7 +280,8 @@ class Fetcher:
         text, encoding = decode_body(body, response.charset_encoding)
         if text is None:
             raise _Failed(Outcome.BAD_CONTENT, "binary or undecodable content", status)
-        soft = classify_response(request.url, url, status, text, request.expect_redirect)
+        utf8 = body if encoding == "utf-8" else None
+        soft = classify_response(request.url, url, status, text, request.expect_redirect, utf8)
         if soft is not None:
             raise _Failed(Outcome(soft.outcome), soft.reason, status)
         return {

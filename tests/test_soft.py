@@ -6,10 +6,19 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from servers import Page, WebServer
 from support import write_config
 
-from extractors.soft import BLOCKED, SOFT_404, classify_response, review_reason
+from extractors.soft import (
+    BLOCKED,
+    SOFT_404,
+    _marker,
+    classify_response,
+    review_reason,
+    signals,
+)
 from flows.fetch import FetchLimits, FetchRequest, Outcome
 from flows.pipeline import fetch_batch
 
@@ -36,9 +45,32 @@ def fixture(name: str) -> str:
         ("article-with-captcha-form.html", 200, None),
     ],
 )
-def test_classify_saved_pages(name: str, status: int, outcome: str | None) -> None:
-    verdict = classify_response(URL, URL, status, fixture(name))
+@pytest.mark.parametrize("as_bytes", [False, True], ids=["text", "utf8-bytes"])
+def test_classify_saved_pages(name: str, status: int, outcome: str | None, as_bytes: bool) -> None:
+    html = fixture(name)
+    verdict = classify_response(URL, URL, status, html, utf8=html.encode() if as_bytes else None)
     assert (verdict.outcome if verdict else None) == outcome, verdict
+
+
+# Text whose non-ASCII characters never lower to ASCII (the Kelvin sign does), with the
+# markers in any case among it.
+_PIECES = st.one_of(
+    st.sampled_from(signals().blocked_markers).map(str.upper),
+    st.sampled_from(signals().blocked_markers),
+    st.text(
+        st.characters(
+            codec="utf-8",
+            exclude_categories=("Cs",),
+        ).filter(lambda c: c.isascii() or not any(x.isascii() for x in c.lower())),
+        max_size=30,
+    ),
+)
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join))
+def test_markers_found_in_utf8_bytes_as_in_the_text(html: str) -> None:
+    s = signals()
+    assert _marker(html, html.encode(), s) == _marker(html, None, s)
 
 
 @pytest.mark.parametrize(
