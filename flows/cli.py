@@ -135,10 +135,14 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     from flows.prefect_env import configure_prefect
 
     configure_prefect(args.verbose)
-    from flows.refresh import configured_flow
+    from flows.prefect_api import prefect_api
 
-    flow = configured_flow(catalog.settings, catalog.config_dir)
-    rows = flow(str(catalog.config_dir), str(db), args.record)
+    with prefect_api() as api:  # a temporary server starts now, while Prefect is imported
+        from flows.refresh import configured_flow
+
+        flow = configured_flow(catalog.settings, catalog.config_dir)
+        api.wait()
+        rows = flow(str(catalog.config_dir), str(db), args.record)
     print_summary(rows)
     return 0
 

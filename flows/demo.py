@@ -33,16 +33,24 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
     from flows.prefect_env import configure_prefect
 
     configure_prefect(verbose)
-    from flows.card import render_card
-    from flows.refresh import refresh_flow
-    from flows.render import table
+    from flows.prefect_api import prefect_api
 
     db = Path(db_flag or DEMO_DB)
-    with SampleSite(DEMO_DIR / "pages") as site, tempfile.TemporaryDirectory() as tmp:
+    with (
+        SampleSite(DEMO_DIR / "pages") as site,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         config = write_demo_config(DEMO_DIR / "config", Path(tmp) / "config", site.base_url)
         load_catalog(config)  # a config error stops here, before Prefect starts
         print(f"evidence demo: serving {DEMO_DIR / 'pages'} at {site.base_url}", file=sys.stderr)
-        rows = refresh_flow(str(config), str(db), None)
+        with prefect_api() as api:
+            from flows.refresh import refresh_flow
+
+            api.wait()
+            rows = refresh_flow(str(config), str(db), None)
+    from flows.card import render_card
+    from flows.render import table
+
     print("\n== refresh ==")
     print_summary(rows)
     con = connect(db, read_only=True, now=clock.now())

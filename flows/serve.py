@@ -9,50 +9,25 @@ started. The child also gets SIGTERM if this process dies without cleaning up.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from flows.errors import EvidenceError
+from flows.prefect_api import die_with_parent, free_port, healthy, stop_child
 
 SERVER_START_TIMEOUT_S = 120.0
-_PR_SET_PDEATHSIG = 1
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _die_with_parent() -> None:  # runs in the child before exec
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
-    os.setsid()
-
-
-def _healthy(api_url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
 
 
 @contextmanager
 def prefect_server(log_path: Path) -> Iterator[str]:
     """A local Prefect server on 127.0.0.1 for as long as the block runs; yields its API URL."""
-    port = _free_port()
+    port = free_port()
     api_url = f"http://127.0.0.1:{port}/api"
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "ab") as log:
@@ -71,11 +46,11 @@ def prefect_server(log_path: Path) -> Iterator[str]:
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,
         )
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-        while not _healthy(api_url):
+        while not healthy(api_url):
             if child.poll() is not None:
                 raise EvidenceError(f"the Prefect server exited at start; see {log_path}")
             if time.monotonic() > deadline:
@@ -83,21 +58,7 @@ def prefect_server(log_path: Path) -> Iterator[str]:
             time.sleep(0.5)
         yield api_url
     finally:
-        _stop(child)
-
-
-def _stop(child: subprocess.Popen) -> None:
-    if child.poll() is not None:
-        return
-    try:
-        os.killpg(child.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    try:
-        child.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait(timeout=10)
+        stop_child(child)
 
 
 def _raise_on_sigterm() -> None:

@@ -1,0 +1,180 @@
+"""The Prefect API a one-off run talks to: the configured one, else a temporary server
+started early.
+
+Without PREFECT_API_URL, Prefect starts its own temporary server when the flow first
+calls the API: it imports the server's modules into this process (1.4 s, 60 MB) and
+then waits for the server's own start-up (3 to 5 s) with nothing else to do. Here the
+same server (uvicorn on Prefect's app factory, the UI off) is started as a child
+process as soon as the catalog has been read, so its start-up overlaps this process's
+imports; the run waits for it only at its first call. The child dies with this process
+(PR_SET_PDEATHSIG) and is stopped on exit.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+from flows.errors import EvidenceError
+
+START_TIMEOUT_S = 90.0
+_PR_SET_PDEATHSIG = 1
+_PORT_IN_USE = 3  # uvicorn's exit code when the port is taken
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def die_with_parent() -> None:
+    """In a child before exec: SIGTERM when the parent dies; a process group of its own."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+    os.setsid()
+
+
+def healthy(api_url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def stop_child(child: subprocess.Popen, grace_s: float = 20.0) -> None:
+    """SIGTERM the child's process group; SIGKILL it if it is still there after grace_s."""
+    if child.poll() is not None:
+        return
+    try:
+        os.killpg(child.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        child.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait(timeout=10)
+
+
+class TemporaryServer:
+    """Prefect's API server as a child process on 127.0.0.1, for one run of the CLI."""
+
+    def __init__(self) -> None:
+        self._log = tempfile.TemporaryFile()  # the child's output, shown if it fails
+        self.child: subprocess.Popen | None = None
+        self.api_url = ""
+        self._ready = False
+        self._settings = ExitStack()
+
+    def start(self) -> TemporaryServer:
+        import prefect  # the package only (its app lives under it); not the server's modules
+
+        port = free_port()
+        self.api_url = f"http://127.0.0.1:{port}/api"
+        command = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--app-dir",
+            str(Path(prefect.__file__).parent.parent),
+            "--factory",
+            "prefect.server.api.server:create_app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "error",
+            "--lifespan",
+            "on",
+        ]
+        env = {
+            **os.environ,
+            "PREFECT_UI_ENABLED": "0",
+            "PREFECT__SERVER_EPHEMERAL": "1",  # what Prefect's own temporary server sets
+            "PREFECT__SERVER_FINAL": "1",
+        }
+        self.child = subprocess.Popen(
+            command,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=die_with_parent,
+        )
+        return self
+
+    def wait(self, timeout_s: float = START_TIMEOUT_S) -> None:
+        """Block until the server answers its health check, then point Prefect at it (once)."""
+        from prefect.settings import PREFECT_API_URL, temporary_settings
+
+        assert self.child is not None, "start() first"
+        deadline = time.monotonic() + timeout_s
+        while not self._ready:
+            if healthy(self.api_url):
+                self._ready = True
+                self._settings.enter_context(
+                    temporary_settings(updates={PREFECT_API_URL: self.api_url})
+                )
+                return
+            if self.child.poll() == _PORT_IN_USE:  # taken between our probe and its bind
+                self.start()
+            elif self.child.poll() is not None:
+                raise EvidenceError(f"the temporary Prefect server exited at start: {self._tail()}")
+            if time.monotonic() > deadline:
+                raise EvidenceError(
+                    f"the temporary Prefect server did not start in {timeout_s:.0f} s: "
+                    f"{self._tail()}"
+                )
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self._settings.close()
+        if self.child is not None:
+            stop_child(self.child, grace_s=5.0)
+        self._log.close()
+
+    def _tail(self) -> str:
+        self._log.seek(0)
+        lines = self._log.read().decode("utf-8", "replace").strip().splitlines()
+        return lines[-1] if lines else "no output"
+
+
+class _Configured:
+    """The API the user configured: nothing to start or wait for."""
+
+    def wait(self, timeout_s: float = START_TIMEOUT_S) -> None:
+        pass
+
+
+@contextmanager
+def prefect_api() -> Iterator[TemporaryServer | _Configured]:
+    """For the block: the configured Prefect API, else a temporary server starting now.
+
+    Call `.wait()` on what it yields before the first flow run (after the imports): until
+    then Prefect does not know the server's address.
+    """
+    from prefect.settings import get_current_settings
+
+    if get_current_settings().api.url:
+        yield _Configured()
+        return
+    server = TemporaryServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
