@@ -14,12 +14,13 @@ import asyncio
 import codecs
 import hashlib
 import ipaddress
+import itertools
 import random
 import re
 import ssl
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -108,6 +109,17 @@ class Attempt:
         return self.captured_at or self.started_at
 
 
+# httpcore looks at every pooled connection on each request and each response's end (for
+# an idle one: a socket poll and a getpeername): 1 ms of CPU a request with 16 connections
+# in one pool, 0.5 ms spread over pools of 4 (bench: 304s and full pages alike).
+CONNECTIONS_PER_CLIENT = 4
+
+
+def client_count(concurrency: int) -> int:
+    """How many clients share `concurrency` connections, CONNECTIONS_PER_CLIENT each."""
+    return max(1, -(-concurrency // CONNECTIONS_PER_CLIENT))
+
+
 @dataclass(frozen=True, slots=True)
 class FetchLimits:
     timeout_s: float = 20.0
@@ -127,16 +139,19 @@ class _Failed(Exception):
 
 
 class Fetcher:
-    """Fetches many URLs with one client; use `fetch_all` from a coroutine."""
+    """Fetches many URLs with one client, or several taken in turn (see `client_count`);
+    use `fetch_all` from a coroutine."""
 
     def __init__(
         self,
-        client: httpx.AsyncClient,
+        client: httpx.AsyncClient | Sequence[httpx.AsyncClient],
         limits: FetchLimits,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         sleep: Callable[[float], object] = asyncio.sleep,
     ) -> None:
-        self.client = client
+        clients = [client] if isinstance(client, httpx.AsyncClient) else list(client)
+        self._clients = itertools.cycle(clients)
+        self.client = clients[0]  # robots.txt and archive lookups
         self.limits = limits
         self.clock = clock
         self.sleep = sleep
@@ -223,9 +238,10 @@ class Fetcher:
             headers["If-Modified-Since"] = request.last_modified
         url = request.url
         seen = {url}
+        client = next(self._clients)
         for _hop in range(MAX_REDIRECTS + 1):
-            req = self.client.build_request("GET", url, headers=headers)
-            response = await self.client.send(req, stream=True, follow_redirects=False)
+            req = client.build_request("GET", url, headers=headers)
+            response = await client.send(req, stream=True, follow_redirects=False)
             try:
                 if response.status_code in _REDIRECTS and "location" in response.headers:
                     nxt = urljoin(url, response.headers["location"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import functools
 import logging
 import multiprocessing
@@ -32,7 +33,14 @@ from extractors.page import EXTRACTOR_VERSION, extract_page
 from extractors.soft import review_reason
 from extractors.values import ClaimCheck
 from flows.config import Catalog, Record
-from flows.fetch import Attempt, Fetcher, FetchLimits, FetchRequest, decode_body
+from flows.fetch import (
+    Attempt,
+    Fetcher,
+    FetchLimits,
+    FetchRequest,
+    client_count,
+    decode_body,
+)
 from warehouse import bodies, queries, store
 from warehouse.db import session
 from warehouse.rows import (
@@ -121,13 +129,19 @@ def fetch_batch(
 
     async def run() -> dict[str, list[Attempt]]:
         timeout = httpx.Timeout(limits.timeout_s)
-        pool = httpx.Limits(
-            max_connections=limits.concurrency, max_keepalive_connections=limits.concurrency
-        )
-        async with httpx.AsyncClient(
-            timeout=timeout, limits=pool, trust_env=False, verify=_tls_context()
-        ) as client:
-            return await Fetcher(client, limits, clock).fetch_all(requests)
+        count = client_count(limits.concurrency)
+        per_client = -(-limits.concurrency // count)
+        pool = httpx.Limits(max_connections=per_client, max_keepalive_connections=per_client)
+        async with contextlib.AsyncExitStack() as stack:
+            clients = [
+                await stack.enter_async_context(
+                    httpx.AsyncClient(
+                        timeout=timeout, limits=pool, trust_env=False, verify=_tls_context()
+                    )
+                )
+                for _ in range(count)
+            ]
+            return await Fetcher(clients, limits, clock).fetch_all(requests)
 
     return asyncio.run(run())
 

@@ -12,7 +12,14 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 from servers import Page, WebServer, send
 
-from flows.fetch import FetchLimits, FetchRequest, Outcome, _retry_after, decode_body
+from flows.fetch import (
+    FetchLimits,
+    FetchRequest,
+    Outcome,
+    _retry_after,
+    client_count,
+    decode_body,
+)
 from flows.pipeline import fetch_batch
 
 LIMITS = FetchLimits(
@@ -62,6 +69,21 @@ def test_304s_keep_the_connection_open(web: WebServer) -> None:
     results = fetch_batch(requests, one_at_a_time, lambda: datetime.now(UTC))
     assert {r[-1].outcome for r in results.values()} == {Outcome.NOT_MODIFIED}
     assert web.connections - before == 1
+
+
+def test_connections_are_shared_among_small_client_pools(web: WebServer) -> None:
+    paths = [f"/q{i}" for i in range(40)]
+    for path in paths:
+        web.routes[path] = Page(f"<p>{path}</p>")
+    before = web.connections
+    eight = FetchLimits(5.0, 8, 8, 0, 200_000, "evidence-pipeline-test/1.0")
+    assert client_count(eight.concurrency) == 2
+    results = fetch_batch(
+        [FetchRequest(web.url(p)) for p in paths], eight, lambda: datetime.now(UTC)
+    )
+    assert [results[web.url(p)][-1].text for p in paths] == [f"<p>{p}</p>" for p in paths]
+    assert web.max_in_flight <= 8
+    assert web.connections - before <= 8  # kept alive and reused, in every pool
 
 
 def test_404_is_not_retried(web: WebServer) -> None:
