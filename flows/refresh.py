@@ -13,6 +13,7 @@ import ctypes
 import uuid
 from collections import defaultdict
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from prefect import Flow, flow, task
 from prefect.cache_policies import NONE
@@ -54,6 +55,22 @@ from warehouse import store
 from warehouse.db import session
 from warehouse.store import transaction
 
+T = TypeVar("T")
+
+
+class Sealed(Generic[T]):
+    """A task parameter or result handed over as one opaque value.
+
+    Prefect walks list, dict, set and dataclass parameters (twice a task run) looking for
+    futures to wait on; over a batch's 250 requests, attempts and quotes, and the 30,000
+    checks of the state before grading, the walks took 2 s of a 10,000-source refresh.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: T) -> None:
+        self.value = value
+
 
 @task(
     name="fetch-sources",
@@ -62,30 +79,21 @@ from warehouse.store import transaction
     retry_delay_seconds=5,
     cache_result_in_memory=False,
 )
-def fetch_sources(requests: list[FetchRequest], limits: FetchLimits) -> dict[str, list[Attempt]]:
+def fetch_sources(
+    requests: Sealed[list[FetchRequest]], limits: FetchLimits
+) -> Sealed[dict[str, list[Attempt]]]:
     """One batch, in a task thread (no task timeout there: each attempt has its own limit)."""
-    return fetch_batch(requests, limits, clock.now)
+    return Sealed(fetch_batch(requests.value, limits, clock.now))
 
 
 @task(name="extract-pages", cache_policy=NONE, retries=1, cache_result_in_memory=False)
 def extract_pages(
-    attempts: list[Attempt], wanted: set[str], quotes: dict[str, tuple[str, ...]]
-) -> list[Extracted]:
-    """Read each new page, and check its claims while it is in hand (process pool)."""
-    return extract_batch(attempts, wanted, quotes) if wanted else []
-
-
-class Before:
-    """The evidence state before grading, handed from one task to the next as one value.
-
-    Not a dict: Prefect walks dict, list and dataclass parameters to find upstream
-    tasks, and the walk over 30,000 checks took more than a second at 10,000 sources.
-    """
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: dict) -> None:
-        self.state = state
+    batch: Sealed[tuple[list[Attempt], set[str], dict[str, tuple[str, ...]]]],
+) -> Sealed[list[Extracted]]:
+    """Read each new page (attempts, wanted hashes, quotes by URL), and check its claims
+    while it is in hand (process pool)."""
+    attempts, wanted, quotes = batch.value
+    return Sealed(extract_batch(attempts, wanted, quotes) if wanted else [])
 
 
 @task(
@@ -95,7 +103,7 @@ class Before:
     retry_delay_seconds=2,
     timeout_seconds=1800,
 )
-def check_and_grade(db_path: Path) -> tuple[int, Before]:
+def check_and_grade(db_path: Path) -> tuple[int, Sealed[dict]]:
     """Check claims, hold suspect pages, grade; returns checks made and the state before."""
     now = clock.now()
     with session(db_path, now=now) as con:
@@ -107,11 +115,11 @@ def check_and_grade(db_path: Path) -> tuple[int, Before]:
         store.grade_all(con)
     for record_id, source_id, _, reason in held:
         progress(f"holding the new page of {record_id}/{source_id} for review: {reason}")
-    return made, Before(before)
+    return made, Sealed(before)
 
 
 @task(name="send-alerts", cache_policy=NONE, timeout_seconds=600)
-def send_alerts(db_path: Path, settings: AlertSettings, before: Before) -> int:
+def send_alerts(db_path: Path, settings: AlertSettings, before: Sealed[dict]) -> int:
     """Open, resend and close alerts; deliver new and owed messages; returns messages sent."""
     now = clock.now()
     urls = notify_urls(settings.notify)
@@ -121,7 +129,7 @@ def send_alerts(db_path: Path, settings: AlertSettings, before: Before) -> int:
             messages = source_alerts(con, settings.after_failures, settings.resend_after, now)
             after = alerts_db.evidence_state(con)
             messages += evidence_messages(
-                before.state, after, alerts_db.claim_quotes(con), alerts_db.source_urls(con)
+                before.value, after, alerts_db.claim_quotes(con), alerts_db.source_urls(con)
             )
             alerts_db.enqueue(
                 con, [(m.kind, m.record_id, m.title, m.body) for m in messages], channels, now
@@ -165,7 +173,7 @@ def _write(
 ) -> int:
     """Store one batch: its pages (once extracted), snapshots, every attempt, and the checks
     of its new snapshots (made by the workers)."""
-    extracted: list[Extracted] = extraction.result()
+    extracted: list[Extracted] = extraction.result().value
     pages = [e.page for e in extracted]
     known = {(e.page.content_hash, q): c for e in extracted for q, c in e.checks}
     hashes = {a.digest for attempts in results.values() for a in attempts if a.digest}
@@ -251,11 +259,13 @@ def refresh_flow(
         batches = [list(b) for b in chunks(plan.requests, BATCH_SIZE)]
         # Three batches in flight: k+1 is fetched (a thread) while k is extracted (the
         # process pool) and k-1 is written (this thread, the only one that writes).
-        fetching = fetch_sources.submit(batches[0], limits) if batches else None
+        fetching = fetch_sources.submit(Sealed(batches[0]), limits) if batches else None
         for k, batch in enumerate(batches):
-            results = fetching.result()
+            results = fetching.result().value
             fetching = (
-                fetch_sources.submit(batches[k + 1], limits) if k + 1 < len(batches) else None
+                fetch_sources.submit(Sealed(batches[k + 1]), limits)
+                if k + 1 < len(batches)
+                else None
             )
             finals = [attempts[-1] for attempts in results.values()]
             hashes = {a.digest for a in finals if a.digest is not None}
@@ -264,7 +274,7 @@ def refresh_flow(
                 with session(db, now=clock.now()) as con:
                     wanted = store.missing_pages(con, hashes, EXTRACTOR_VERSION)
             batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
-            extraction = extract_pages.submit(finals, wanted, batch_quotes)
+            extraction = extract_pages.submit(Sealed((finals, wanted, batch_quotes)))
             if pending is not None:
                 done += _write(db, run_id, plan, states, *pending)
                 progress(f"stored {done}/{total} URLs")
