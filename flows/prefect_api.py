@@ -13,6 +13,7 @@ imports; the run waits for it only at its first call. The child dies with this p
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
 import signal
 import socket
@@ -81,8 +82,8 @@ class TemporaryServer:
         self._settings = ExitStack()
 
     def start(self) -> TemporaryServer:
-        import prefect  # the package only (its app lives under it); not the server's modules
-
+        spec = importlib.util.find_spec("prefect")  # where its app lives, without importing it
+        assert spec is not None and spec.origin is not None, "prefect is not installed"
         port = free_port()
         self.api_url = f"http://127.0.0.1:{port}/api"
         command = [
@@ -90,7 +91,7 @@ class TemporaryServer:
             "-m",
             "uvicorn",
             "--app-dir",
-            str(Path(prefect.__file__).parent.parent),
+            str(Path(spec.origin).parent.parent),
             "--factory",
             "prefect.server.api.server:create_app",
             "--host",
@@ -120,16 +121,22 @@ class TemporaryServer:
 
     def wait(self, timeout_s: float = START_TIMEOUT_S) -> None:
         """Block until the server answers its health check, then point Prefect at it (once)."""
-        from prefect.settings import PREFECT_API_URL, temporary_settings
+        from prefect.settings import (
+            PREFECT_API_URL,
+            PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
+            temporary_settings,
+        )
 
-        assert self.child is not None, "start() first"
+        assert self.child is not None, "start() first (and not stopped)"
         deadline = time.monotonic() + timeout_s
         while not self._ready:
             if healthy(self.api_url):
                 self._ready = True
-                self._settings.enter_context(
-                    temporary_settings(updates={PREFECT_API_URL: self.api_url})
-                )
+                # No flow-run heartbeats: they let a lasting server mark crashed runs, and
+                # this server ends with the run; the flow's end waited up to 1 s for the
+                # heartbeat thread to wake from its sleep.
+                updates = {PREFECT_API_URL: self.api_url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}
+                self._settings.enter_context(temporary_settings(updates=updates))
                 return
             if self.child.poll() == _PORT_IN_USE:  # taken between our probe and its bind
                 self.start()
@@ -143,9 +150,11 @@ class TemporaryServer:
             time.sleep(0.05)
 
     def stop(self) -> None:
+        """Stop the server (idempotent)."""
         self._settings.close()
         if self.child is not None:
             stop_child(self.child, grace_s=5.0)
+            self.child = None
         self._log.close()
 
     def _tail(self) -> str:
@@ -168,13 +177,16 @@ def prefect_api() -> Iterator[TemporaryServer | _Configured]:
     Call `.wait()` on what it yields before the first flow run (after the imports): until
     then Prefect does not know the server's address.
     """
-    from prefect.settings import get_current_settings
-
-    if get_current_settings().api.url:
-        yield _Configured()
-        return
+    # Started before Prefect is imported (0.6 s) to learn whether an API is configured
+    # (env, profile or prefect.toml); stopped again at once when one is.
     server = TemporaryServer().start()
     try:
-        yield server
+        from prefect.settings import get_current_settings
+
+        if get_current_settings().api.url:
+            server.stop()
+            yield _Configured()
+        else:
+            yield server
     finally:
         server.stop()
