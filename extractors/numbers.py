@@ -8,6 +8,7 @@ names and versions ("H100", "v5e-4", "GPT-4") and years used as names
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from extractors.values import NumberKind, QuotedNumber
@@ -195,18 +196,46 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         ),
     ),
 ]
+# Case folding for the cheap searches below: lowered text searched without re.I (whose
+# per-position case tests made them slow), with the four characters that re.I matches to
+# an ASCII letter but lower() does not turn into that letter mapped first (the length
+# stays: U+0130 alone lowers to two characters).
+_CASE_FIXES = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+
+
+def fold_case(text: str) -> str:
+    """Lowered as re.I compares letters; same length, same offsets."""
+    return text.lower() if text.isascii() else text.translate(_CASE_FIXES).lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A cheap search that every match of a pattern needs: in the text as is, or in the
+    case-folded text (lowercase patterns)."""
+
+    in_text: re.Pattern[str] | None = None
+    in_folded: re.Pattern[str] | None = None
+
+    def found(self, text: str, folded: str) -> bool:
+        return bool(
+            (self.in_text is not None and self.in_text.search(text))
+            or (self.in_folded is not None and self.in_folded.search(folded))
+        )
+
+
+_MONTH_WORDS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+_CODES = "|".join(c.lower() for c in CURRENCY_CODES)
+_DATE_HINT = Hint(re.compile(r"\d{4}-[01]\d-"), re.compile(_MONTH_WORDS))  # month or ISO
 # For each pattern, a cheap search its every match needs (or None): most sentences hold no
 # date, money or percentage, and the patterns' optional openings make them slow to fail.
-_DATE_HINT = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{4}-[01]\d-", re.I)
-_CODES = "|".join(CURRENCY_CODES)
-HINTS: list[re.Pattern[str] | None] = [
+HINTS: list[Hint | None] = [
     _DATE_HINT,  # a date range names a month or is ISO
     _DATE_HINT,
-    re.compile(rf"[$€£¥₹]|{_CODES}", re.I),
-    re.compile(rf"{_CODES}|dollars|euros|pounds", re.I),
-    re.compile(r"%|percent|per cent", re.I),
+    Hint(re.compile(r"[$€£¥₹]"), re.compile(_CODES)),
+    Hint(None, re.compile(rf"{_CODES}|dollars|euros|pounds")),
+    Hint(None, re.compile(r"%|percent|per cent")),
     None,  # durations: "h" is a unit, so no cheap test
-    re.compile(r"[KMGTP]i?B"),
+    Hint(re.compile(r"[KMGTP]i?B")),
     None,  # counts: any number before a word
 ]
 assert len(HINTS) == len(PATTERNS)
@@ -219,7 +248,13 @@ def split_sentences(text: str) -> list[str]:
 
 MAX_FIGURES = 5000  # per page: a page of a million numbers is not a page of figures
 MAX_SENTENCE = 2000  # characters; a longer "sentence" (a wall of text) is read in pieces
-_MAY_HOLD_FIGURE = re.compile(r"\d|\b(?:" + "|".join(WORD_NUMBERS) + r")\b", re.I)
+_DIGIT = re.compile(r"\d")
+_WORD_NUMBER = re.compile(r"\b(?:" + "|".join(WORD_NUMBERS) + r")\b")  # in folded text
+
+
+def may_hold_figure(sentence: str) -> bool:
+    """A digit or a written-out number: the least a figure needs."""
+    return bool(_DIGIT.search(sentence) or _WORD_NUMBER.search(fold_case(sentence)))
 
 
 def extract_numbers(text: str, now: datetime) -> list[QuotedNumber]:
@@ -227,7 +262,7 @@ def extract_numbers(text: str, now: datetime) -> list[QuotedNumber]:
     found: list[QuotedNumber] = []
     today = now.date()
     for sentence in split_sentences(text):
-        if not _MAY_HOLD_FIGURE.search(sentence):
+        if not may_hold_figure(sentence):
             continue  # most sentences hold no figure: skip the grammar
         for start in range(0, len(sentence), MAX_SENTENCE):
             piece = (
@@ -244,9 +279,14 @@ def extract_numbers(text: str, now: datetime) -> list[QuotedNumber]:
 def _numbers_in(sentence: str, today: date) -> list[QuotedNumber]:
     taken: list[tuple[int, int]] = []
     hits: list[tuple[int, QuotedNumber]] = []
+    folded = fold_case(sentence)
+    hinted: dict[int, bool] = {}  # by id: the date hint serves two patterns
     for (kind, pattern), hint in zip(PATTERNS, HINTS, strict=True):
-        if hint is not None and hint.search(sentence) is None:
-            continue
+        if hint is not None:
+            if id(hint) not in hinted:
+                hinted[id(hint)] = hint.found(sentence, folded)
+            if not hinted[id(hint)]:
+                continue
         for m in pattern.finditer(sentence):
             start, end = m.span()
             if any(start < e and s < end for s, e in taken):

@@ -53,9 +53,27 @@ def test_numbers_and_statuses_never_raise(text: str) -> None:
 @given(
     st.one_of(
         figures,
-        st.lists(st.sampled_from([*PIECES, "Jan ", "2026-01-", "GB ", "EUR "]), max_size=60).map(
-            "".join
-        ),
+        st.lists(
+            st.sampled_from(
+                # with the characters re.I matches to ASCII letters that lower() keeps apart
+                [
+                    *PIECES,
+                    "Jan ",
+                    "2026-01-",
+                    "GB ",
+                    "EUR ",
+                    "\u017fep ",
+                    "MAY ",
+                    "Twelve ",
+                    "\u0130",
+                    "\u0131",
+                    "\u212a",
+                    "DOLLARS",
+                    "Percent",
+                ]
+            ),
+            max_size=60,
+        ).map("".join),
     )
 )
 def test_pattern_hints_never_hide_a_figure(text: str) -> None:
