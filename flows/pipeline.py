@@ -260,8 +260,10 @@ def _watch_refresh(refresh_pid: int) -> None:
 def _pool(workers: int) -> ProcessPoolExecutor:
     """One pool per process, started on first use (forkserver: no fork of Prefect's threads)."""
     if workers not in _POOLS:
+        # No preload: each worker imports the extractors itself. Preloaded, the forkserver
+        # held another 28 MB of them (counted again in every worker's RSS), for no time
+        # saved: the workers start, and import, in parallel on first use.
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["extractors.page"])
         _POOLS[workers] = ProcessPoolExecutor(
             workers, mp_context=context, initializer=_watch_refresh, initargs=(os.getpid(),)
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import uuid
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -93,7 +94,7 @@ def extract_pages(
     """Read each new page (attempts, wanted hashes, quotes by URL), and check its claims
     while it is in hand (process pool)."""
     attempts, wanted, quotes = batch.value
-    return Sealed(extract_batch(attempts, wanted, quotes) if wanted else [])
+    return Sealed(extract_batch(attempts, wanted, quotes))
 
 
 @task(
@@ -168,12 +169,12 @@ def _write(
     run_id: str,
     plan: Plan,
     states: dict,
-    extraction: PrefectFuture,
+    extraction: PrefectFuture | None,
     results: dict[str, list[Attempt]],
 ) -> int:
     """Store one batch: its pages (once extracted), snapshots, every attempt, and the checks
     of its new snapshots (made by the workers)."""
-    extracted: list[Extracted] = extraction.result().value
+    extracted: list[Extracted] = extraction.result().value if extraction is not None else []
     pages = [e.page for e in extracted]
     known = {(e.page.content_hash, q): c for e in extracted for q, c in e.checks}
     hashes = {a.digest for attempts in results.values() for a in attempts if a.digest}
@@ -255,7 +256,7 @@ def refresh_flow(
         progress(f"refreshing {len(selected)} records: {total} URLs")
         limits = _limits(catalog)
         done = 0
-        pending: tuple[PrefectFuture, dict[str, list[Attempt]]] | None = None
+        pending: tuple[PrefectFuture | None, dict[str, list[Attempt]]] | None = None
         batches = [list(b) for b in chunks(plan.requests, BATCH_SIZE)]
         # Three batches in flight: k+1 is fetched (a thread) while k is extracted (the
         # process pool) and k-1 is written (this thread, the only one that writes).
@@ -274,11 +275,18 @@ def refresh_flow(
                 with session(db, now=clock.now()) as con:
                     wanted = store.missing_pages(con, hashes, EXTRACTOR_VERSION)
             batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
-            extraction = extract_pages.submit(Sealed((finals, wanted, batch_quotes)))
+            # A batch of 304s and failures has nothing to read: no task run for it.
+            extraction = (
+                extract_pages.submit(Sealed((finals, wanted, batch_quotes))) if wanted else None
+            )
+            # The write needs no body: the bodies go with the extraction when it is done
+            # (a batch of them, 40 MB on the corpus, less to hold at the write's peak).
+            slim = {url: [replace(a, body=None) for a in tries] for url, tries in results.items()}
+            del results, finals
             if pending is not None:
                 done += _write(db, run_id, plan, states, *pending)
                 progress(f"stored {done}/{total} URLs")
-            pending = (extraction, results)
+            pending = (extraction, slim)
         if pending is not None:
             done += _write(db, run_id, plan, states, *pending)
             progress(f"stored {done}/{total} URLs")
