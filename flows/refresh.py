@@ -72,6 +72,13 @@ class Sealed(Generic[T]):
     def __init__(self, value: T) -> None:
         self.value = value
 
+    def take(self) -> T:
+        """The value, handed over: the wrapper keeps nothing (Prefect may keep the wrapper,
+        as a finished task's parameter or result, for as long as the flow runs)."""
+        value = self.value
+        self.value = None  # type: ignore[assignment]
+        return value
+
 
 @task(
     name="fetch-sources",
@@ -94,7 +101,9 @@ def extract_pages(
     """Read each new page (attempts, wanted hashes, quotes by URL), and check its claims
     while it is in hand (process pool)."""
     attempts, wanted, quotes = batch.value
-    return Sealed(extract_batch(attempts, wanted, quotes))
+    extracted = extract_batch(attempts, wanted, quotes)
+    batch.take()  # the bodies, let go once read (kept until then for a retry)
+    return Sealed(extracted)
 
 
 @task(
@@ -174,7 +183,7 @@ def _write(
 ) -> int:
     """Store one batch: its pages (once extracted), snapshots, every attempt, and the checks
     of its new snapshots (made by the workers)."""
-    extracted: list[Extracted] = extraction.result().value if extraction is not None else []
+    extracted: list[Extracted] = extraction.result().take() if extraction is not None else []
     pages = [e.page for e in extracted]
     known = {(e.page.content_hash, q): c for e in extracted for q, c in e.checks}
     hashes = {a.digest for attempts in results.values() for a in attempts if a.digest}
@@ -262,7 +271,7 @@ def refresh_flow(
         # process pool) and k-1 is written (this thread, the only one that writes).
         fetching = fetch_sources.submit(Sealed(batches[0]), limits) if batches else None
         for k, batch in enumerate(batches):
-            results = fetching.result().value
+            results = fetching.result().take()
             fetching = (
                 fetch_sources.submit(Sealed(batches[k + 1]), limits)
                 if k + 1 < len(batches)

@@ -67,3 +67,12 @@ def test_each_page_read_once_with_its_quotes_checked(workers: int) -> None:
 def test_pages_not_wanted_are_not_read() -> None:
     a = attempt("http://127.0.0.1/a", PAGE)
     assert extract_batch([a], set(), {a.url: ("x",)}, workers=1) == []
+
+
+def test_a_sealed_value_is_handed_over_once() -> None:
+    from flows.refresh import Sealed
+
+    bodies = [b"x" * 1000]
+    sealed = Sealed(bodies)
+    assert sealed.take() is bodies
+    assert sealed.value is None  # whoever still holds the wrapper holds no bodies
