@@ -37,6 +37,11 @@ def refresh_lock(db_path: Path) -> Iterator[None]:
 
 
 def ensure_no_refresh(db_path: Path) -> None:
-    """Fail fast, before Prefect starts, when a refresh already holds the lock."""
+    """Fail fast, before Prefect starts, when a refresh already holds the lock.
+
+    Creates nothing: without a lock file no refresh is running (a config error found
+    after this check still leaves no trace)."""
+    if not db_path.with_name(db_path.name + ".lock").exists():
+        return
     with refresh_lock(db_path):
         pass
