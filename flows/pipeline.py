@@ -376,6 +376,29 @@ def chunks(items: Sequence, size: int) -> Iterable[Sequence]:
         yield items[start : start + size]
 
 
+def request_batches(requests: Sequence[FetchRequest], size: int) -> list[list[FetchRequest]]:
+    """Batches of about `size` bodies: a conditional request counts half.
+
+    Most conditional requests come back as bodiless 304s, so a batch holds up to twice as
+    many of them: half the task runs and write sessions for an unchanged refresh (at 10,000
+    sources 0.08 s each). If every one of them changed, a batch would hold twice the
+    bodies of a first refresh's batch, no more.
+    """
+    batches: list[list[FetchRequest]] = []
+    batch: list[FetchRequest] = []
+    weight = 0.0
+    for r in requests:
+        cost = 1 if r.etag is None and r.last_modified is None else 0.5
+        if batch and weight + cost > size:
+            batches.append(batch)
+            batch, weight = [], 0.0
+        batch.append(r)
+        weight += cost
+    if batch:
+        batches.append(batch)
+    return batches
+
+
 def summary_rows(db_path: Path, run_id: str, now: datetime) -> list[dict]:
     """One row per record: grade, freshness, and what this run's fetches found."""
     with session(db_path, now=now) as con:

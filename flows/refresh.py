@@ -41,13 +41,13 @@ from flows.pipeline import (
     Plan,
     catalog_rows,
     check_claims,
-    chunks,
     claim_quotes,
     extract_batch,
     fetch_batch,
     fetch_rows,
     plan_requests,
     progress,
+    request_batches,
     review_snapshots,
     summary_rows,
 )
@@ -266,7 +266,7 @@ def refresh_flow(
         limits = _limits(catalog)
         done = 0
         pending: tuple[PrefectFuture | None, dict[str, list[Attempt]]] | None = None
-        batches = [list(b) for b in chunks(plan.requests, BATCH_SIZE)]
+        batches = request_batches(plan.requests, BATCH_SIZE)
         # Three batches in flight: k+1 is fetched (a thread) while k is extracted (the
         # process pool) and k-1 is written (this thread, the only one that writes).
         fetching = fetch_sources.submit(Sealed(batches[0]), limits) if batches else None

@@ -76,3 +76,17 @@ def test_a_sealed_value_is_handed_over_once() -> None:
     sealed = Sealed(bodies)
     assert sealed.take() is bodies
     assert sealed.value is None  # whoever still holds the wrapper holds no bodies
+
+
+def test_batches_hold_twice_as_many_conditional_requests() -> None:
+    from flows.fetch import FetchRequest
+    from flows.pipeline import request_batches
+
+    fresh = [FetchRequest(f"http://127.0.0.1/f{i}") for i in range(600)]
+    known = [FetchRequest(f"http://127.0.0.1/k{i}", etag=f'"{i}"') for i in range(600)]
+    dated = [FetchRequest("http://127.0.0.1/d", last_modified="Mon, 30 Nov 2026 07:00:00 GMT")]
+    assert [len(b) for b in request_batches(fresh, 250)] == [250, 250, 100]
+    assert [len(b) for b in request_batches(known, 250)] == [500, 100]
+    mixed = request_batches(fresh[:100] + known[:400] + dated, 250)
+    assert [len(b) for b in mixed] == [400, 101]  # 100 + 300 halves = 250, then the rest
+    assert [r for b in mixed for r in b] == fresh[:100] + known[:400] + dated  # order kept
