@@ -49,33 +49,40 @@ def test_numbers_and_statuses_never_raise(text: str) -> None:
         assert s.phrase
 
 
-@FAST
-@given(
-    st.one_of(
-        figures,
-        st.lists(
-            st.sampled_from(
-                # with the characters re.I matches to ASCII letters that lower() keeps apart
-                [
-                    *PIECES,
-                    "Jan ",
-                    "2026-01-",
-                    "GB ",
-                    "EUR ",
-                    "\u017fep ",
-                    "MAY ",
-                    "Twelve ",
-                    "\u0130",
-                    "\u0131",
-                    "\u212a",
-                    "DOLLARS",
-                    "Percent",
-                ]
-            ),
-            max_size=60,
-        ).map("".join),
-    )
+# Text for the fast ways of reading figures: hints and case-folded patterns.
+CASE_FOLDS = st.one_of(
+    figures,
+    st.lists(
+        st.sampled_from(
+            # with the characters re.I matches to ASCII letters that lower() keeps apart
+            [
+                *PIECES,
+                "Jan ",
+                "2026-01-",
+                "GB ",
+                "EUR ",
+                "\u017fep ",
+                "MAY ",
+                "Twelve ",
+                "\u0130",
+                "\u0131",
+                "\u212a",
+                "DOLLARS",
+                "Percent",
+            ]
+        ),
+        max_size=60,
+    ).map("".join),
+    # figures with units in any case, the way pages write them
+    st.lists(
+        st.sampled_from([*PIECES, "GPU ", "Hours", "H100 ", "MILLION ", "Sept ", "\u0130", "ſ"]),
+        max_size=60,
+    ).map("".join),
 )
+
+
+@FAST
+@given(CASE_FOLDS)
 def test_pattern_hints_never_hide_a_figure(text: str) -> None:
     hinted = extract_numbers(text, NOW)
     saved = numbers.HINTS
@@ -117,3 +124,14 @@ def test_pages_never_raise(html: str) -> None:
 def test_decode_never_raises(body: bytes, declared: str | None) -> None:
     text, encoding = decode_body(body, declared)
     assert (text is None) == (encoding is None)
+
+
+@FAST
+@given(CASE_FOLDS)
+def test_folded_patterns_find_what_the_case_blind_ones_find(text: str) -> None:
+    folded = extract_numbers(text, NOW)
+    numbers.USE_FOLDED = False  # the re.I patterns on the text as it is
+    try:
+        assert extract_numbers(text, NOW) == folded
+    finally:
+        numbers.USE_FOLDED = True
