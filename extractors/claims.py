@@ -36,9 +36,9 @@ class NormalizedText:
 
     __slots__ = ("_offsets", "folded", "original")
 
-    def __init__(self, original: str) -> None:
+    def __init__(self, original: str, folded: str | None = None) -> None:
         self.original = original
-        self.folded = fold(original)
+        self.folded = fold(original) if folded is None else folded  # folded: fold(original)
         self._offsets: tuple[int, ...] | None = None
 
     @property
@@ -56,8 +56,9 @@ class NormalizedText:
         return self.original[self.offsets[start] : self.offsets[end - 1] + 1]
 
 
-def normalize_text(text: str) -> NormalizedText:
-    return NormalizedText(text)
+def normalize_text(text: str, folded: str | None = None) -> NormalizedText:
+    """`text` for matching; pass `folded` when fold(text) is already at hand."""
+    return NormalizedText(text, folded)
 
 
 def fold(text: str) -> str:

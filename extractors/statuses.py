@@ -30,12 +30,13 @@ def _phrase_pattern() -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b")
 
 
-def extract_statuses(text: str) -> list[StatusMention]:
-    """Every current-status phrase in the text, with its sentence."""
+def extract_statuses(text: str, folded: str | None = None) -> list[StatusMention]:
+    """Every current-status phrase in the text, with its sentence (`folded`: fold(text),
+    when the caller has it)."""
     phrases = status_phrases()
     pattern = _phrase_pattern()
     found: list[StatusMention] = []
-    if pattern.search(fold(text)) is None:
+    if pattern.search(fold(text) if folded is None else folded) is None:
         return found  # most pages state no status: one pass over the whole text
     for sentence in split_sentences(text):
         folded = fold(sentence)

@@ -229,7 +229,7 @@ def run_job(job: ExtractJob) -> Extracted:
     )
     if not job.quotes:
         return Extracted(row)
-    folded = normalize_text(page.text)
+    folded = normalize_text(page.text, page.folded)
     return Extracted(row, tuple((q, match_claim(q, folded)) for q in job.quotes))
 
 
