@@ -197,10 +197,10 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         ),
     ),
 ]
-# Case folding for the cheap searches below: lowered text searched without re.I (whose
-# per-position case tests made them slow), with the four characters that re.I matches to
-# an ASCII letter but lower() does not turn into that letter mapped first (the length
-# stays: U+0130 alone lowers to two characters).
+# Case folding for the fast ways below: lowered text searched without re.I (whose
+# per-position case tests made them slow). re.I also matches İ and ı to "i", ſ to "s" and
+# the Kelvin sign to "k"; these are mapped first (lower() would keep ı and ſ, and turn İ
+# into two characters: the length, and so every offset, stays).
 _CASE_FIXES = {0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
 
 

@@ -36,10 +36,7 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
     from flows.prefect_api import prefect_api
 
     db = Path(db_flag or DEMO_DB)
-    with (
-        SampleSite(DEMO_DIR / "pages") as site,
-        tempfile.TemporaryDirectory() as tmp,
-    ):
+    with SampleSite(DEMO_DIR / "pages") as site, tempfile.TemporaryDirectory() as tmp:
         config = write_demo_config(DEMO_DIR / "config", Path(tmp) / "config", site.base_url)
         load_catalog(config)  # a config error stops here, before Prefect starts
         print(f"evidence demo: serving {DEMO_DIR / 'pages'} at {site.base_url}", file=sys.stderr)

@@ -55,8 +55,9 @@ from warehouse.rows import (
 )
 
 # Sources fetched, extracted and written together (three batches in flight: one fetched,
-# one extracted, one written); each batch is one short write session. EVIDENCE_BATCH_SIZE
-# tunes it (the reliability tests shrink it).
+# one extracted, one written); each batch is one short write session. A conditional
+# request counts half (request_batches). EVIDENCE_BATCH_SIZE tunes it (the reliability
+# tests shrink it).
 BATCH_SIZE = int(os.environ.get("EVIDENCE_BATCH_SIZE") or 250)
 
 # trafilatura logs every page it cannot read as an ERROR; the fallback reads those pages.

@@ -5,8 +5,8 @@ Without PREFECT_API_URL, Prefect starts its own temporary server when the flow f
 calls the API: it imports the server's modules into this process (1.4 s, 60 MB) and
 then waits for the server's own start-up (3 to 5 s) with nothing else to do. Here the
 same server (uvicorn on Prefect's app factory, the UI off) is started as a child
-process as soon as the catalog has been read, so its start-up overlaps this process's
-imports; the run waits for it only at its first call. The child dies with this process
+process before Prefect is imported and the catalog read, so its start-up overlaps them;
+the run waits for it only at its first call. The child dies with this process
 (PR_SET_PDEATHSIG) and is stopped on exit.
 """
 

@@ -283,11 +283,10 @@ def refresh_flow(
             if hashes:  # a batch of 304s and failures has nothing to read
                 with session(db, now=clock.now()) as con:
                     wanted = store.missing_pages(con, hashes, EXTRACTOR_VERSION)
-            batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
-            # A batch of 304s and failures has nothing to read: no task run for it.
-            extraction = (
-                extract_pages.submit(Sealed((finals, wanted, batch_quotes))) if wanted else None
-            )
+            extraction = None  # nothing new to read (304s, failures, stored pages): no task
+            if wanted:
+                batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
+                extraction = extract_pages.submit(Sealed((finals, wanted, batch_quotes)))
             # The write needs no body: the bodies go with the extraction when it is done
             # (a batch of them, 40 MB on the corpus, less to hold at the write's peak).
             slim = {url: [replace(a, body=None) for a in tries] for url, tries in results.items()}
