@@ -11,9 +11,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import lxml.html
 import pytest
+import trafilatura.utils
 
-from extractors.text import extract_main_text
+from extractors.text import C_LOOKUP, extract_main_text, use_element_lookup
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "article-extraction-benchmark"
 F1_FLOOR = 0.93  # measured 0.964 (2026-11-30); below the floor is a regression
@@ -55,3 +57,26 @@ def test_f1_itself() -> None:
     assert f1("a b c", "a b c") == 1.0
     assert f1("", "a") == 0.0
     assert f1("a b", "a c") == pytest.approx(0.5)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not beside this checkout")
+def test_element_classes_looked_up_in_c_read_the_same_text() -> None:
+    pages = [
+        gzip.decompress(p.read_bytes()).decode("utf-8", errors="replace")
+        for p in sorted((CORPUS / "html").glob("*.html.gz"))
+    ]
+    fast = [extract_main_text(html).text for html in pages]
+    use_element_lookup(lxml.html.HtmlElementClassLookup())  # lxml.html's own, in Python
+    try:
+        assert parsed_class("<form><input name=q></form>") is lxml.html.InputElement
+        slow = [extract_main_text(html).text for html in pages]
+    finally:
+        use_element_lookup(C_LOOKUP)
+    assert parsed_class("<form><input name=q></form>") is lxml.html.HtmlElement
+    assert sum(map(bool, fast)) > 170
+    assert fast == slow
+
+
+def parsed_class(body: str) -> type:
+    tree = trafilatura.utils.load_html(f"<html><body>{body}<p>text</p></body></html>")
+    return type(tree.find(".//input"))
