@@ -11,13 +11,10 @@ import asyncio
 import atexit
 import contextlib
 import functools
-import logging
 import multiprocessing
 import os
 import ssl
 import sys
-import threading
-import time
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -29,7 +26,6 @@ import duckdb
 import httpx
 
 from extractors.claims import match_claim, normalize_text
-from extractors.page import EXTRACTOR_VERSION, extract_page
 from extractors.soft import review_reason
 from extractors.values import ClaimCheck
 from flows.config import Catalog, Record
@@ -39,15 +35,14 @@ from flows.fetch import (
     FetchLimits,
     FetchRequest,
     client_count,
-    decode_body,
 )
-from warehouse import bodies, queries, store
+from flows.work import Extracted, ExtractJob, run_job, watch_refresh
+from warehouse import queries, store
 from warehouse.db import session
 from warehouse.rows import (
     CheckRow,
     ClaimRow,
     FetchRow,
-    PageRow,
     PendingCheck,
     RecordRow,
     SourceRow,
@@ -59,9 +54,6 @@ from warehouse.rows import (
 # request counts half (request_batches). EVIDENCE_BATCH_SIZE tunes it (the reliability
 # tests shrink it).
 BATCH_SIZE = int(os.environ.get("EVIDENCE_BATCH_SIZE") or 250)
-
-# trafilatura logs every page it cannot read as an ERROR; the fallback reads those pages.
-logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,27 +146,6 @@ def _tls_context() -> ssl.SSLContext:
     return httpx.create_ssl_context(trust_env=False)
 
 
-@dataclass(frozen=True, slots=True)
-class ExtractJob:
-    """One distinct body to read: what a worker process needs, and nothing more."""
-
-    digest: str
-    body: bytes
-    url: str
-    fetched_at: datetime
-    content_type: str | None
-    encoding: str | None
-    quotes: tuple[str, ...] = ()  # claim quotes to check on this page while it is in hand
-
-
-@dataclass(frozen=True, slots=True)
-class Extracted:
-    """A page as stored, and each of its job's quotes checked against its text."""
-
-    page: PageRow
-    checks: tuple[tuple[str, ClaimCheck], ...] = ()
-
-
 def extract_batch(
     attempts: Iterable[Attempt],
     wanted: set[str],
@@ -213,49 +184,8 @@ def extract_jobs(jobs: Sequence[ExtractJob], workers: int | None = None) -> list
     return [run_job(job) for job in jobs]
 
 
-def run_job(job: ExtractJob) -> Extracted:
-    text, _ = decode_body(job.body, job.encoding)  # decoded here, in the worker
-    page = extract_page(text or "", job.url, job.fetched_at)
-    row = PageRow(
-        job.digest,
-        bodies.compress(job.body),  # here, in the worker, on the cores extraction uses
-        len(job.body),
-        job.content_type,
-        job.encoding,
-        page.title,
-        page.text,
-        EXTRACTOR_VERSION,
-        page.numbers,
-        page.statuses,
-    )
-    if not job.quotes:
-        return Extracted(row)
-    folded = normalize_text(page.text, page.folded)
-    return Extracted(row, tuple((q, match_claim(q, folded)) for q in job.quotes))
-
-
 EXTRACT_WORKERS = os.cpu_count() or 1
 _POOLS: dict[int, ProcessPoolExecutor] = {}
-
-
-def _watch_refresh(refresh_pid: int) -> None:
-    """In each extraction worker: exit when the refresh that made the pool is gone.
-
-    A SIGKILLed refresh cannot shut its pool down, and the workers hold the forkserver
-    open, so each worker watches the refresh's PID and leaves no orphans behind.
-    """
-
-    def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            try:
-                os.kill(refresh_pid, 0)
-            except ProcessLookupError:
-                os._exit(0)
-            except PermissionError:
-                pass
-
-    threading.Thread(target=watch, name="watch-refresh", daemon=True).start()
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
@@ -266,7 +196,7 @@ def _pool(workers: int) -> ProcessPoolExecutor:
         # saved: the workers start, and import, in parallel on first use.
         context = multiprocessing.get_context("forkserver")
         _POOLS[workers] = ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_watch_refresh, initargs=(os.getpid(),)
+            workers, mp_context=context, initializer=watch_refresh, initargs=(os.getpid(),)
         )
         atexit.register(_POOLS[workers].shutdown, cancel_futures=True)
     return _POOLS[workers]

@@ -12,13 +12,13 @@ from http.server import BaseHTTPRequestHandler
 import pytest
 from servers import Page, WebServer, send
 
+from extractors.encoding import decode_body
 from flows.fetch import (
     FetchLimits,
     FetchRequest,
     Outcome,
     _retry_after,
     client_count,
-    decode_body,
 )
 from flows.pipeline import fetch_batch
 

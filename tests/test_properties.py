@@ -15,11 +15,11 @@ from extractors.claims import (
     match_claim,
     normalize_text,
 )
+from extractors.encoding import decode_body
 from extractors.numbers import extract_numbers
 from extractors.page import extract_page
 from extractors.soft import classify_response
 from extractors.statuses import extract_statuses
-from flows.fetch import decode_body
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 # Text that looks like the pages we read: digits, currency, dashes, quotes, odd spaces.

@@ -1,0 +1,86 @@
+"""What the extraction workers run: one page in, its stored row and claim checks out.
+
+Kept apart from flows/pipeline.py so that a worker process imports only the extractors
+(0.2 s and 40 MB, against 0.4 s and 73 MB with the pipeline's httpx, DuckDB and config).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime
+
+from extractors.claims import match_claim, normalize_text
+from extractors.encoding import decode_body
+from extractors.page import EXTRACTOR_VERSION, extract_page
+from extractors.values import ClaimCheck
+from warehouse import bodies
+from warehouse.rows import PageRow
+
+# trafilatura logs every page it cannot read as an ERROR; the fallback reads those pages.
+logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractJob:
+    """One distinct body to read: what a worker process needs, and nothing more."""
+
+    digest: str
+    body: bytes
+    url: str
+    fetched_at: datetime
+    content_type: str | None
+    encoding: str | None
+    quotes: tuple[str, ...] = ()  # claim quotes to check on this page while it is in hand
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """A page as stored, and each of its job's quotes checked against its text."""
+
+    page: PageRow
+    checks: tuple[tuple[str, ClaimCheck], ...] = ()
+
+
+def run_job(job: ExtractJob) -> Extracted:
+    text, _ = decode_body(job.body, job.encoding)  # decoded here, in the worker
+    page = extract_page(text or "", job.url, job.fetched_at)
+    row = PageRow(
+        job.digest,
+        bodies.compress(job.body),  # here, in the worker, on the cores extraction uses
+        len(job.body),
+        job.content_type,
+        job.encoding,
+        page.title,
+        page.text,
+        EXTRACTOR_VERSION,
+        page.numbers,
+        page.statuses,
+    )
+    if not job.quotes:
+        return Extracted(row)
+    folded = normalize_text(page.text, page.folded)
+    return Extracted(row, tuple((q, match_claim(q, folded)) for q in job.quotes))
+
+
+def watch_refresh(refresh_pid: int) -> None:
+    """In each extraction worker: exit when the refresh that made the pool is gone.
+
+    A SIGKILLed refresh cannot shut its pool down, and the workers hold the forkserver
+    open, so each worker watches the refresh's PID and leaves no orphans behind.
+    """
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(refresh_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:
+                pass
+
+    threading.Thread(target=watch, name="watch-refresh", daemon=True).start()
