@@ -46,6 +46,9 @@ class Signals:
     blocked_markers: tuple[str, ...]
     # the markers as bytes, when every one is ASCII (then found in raw UTF-8 as is)
     blocked_marker_bytes: tuple[bytes, ...] | None = None
+    # for each of those, a piece it shares with other markers (or None): where the piece
+    # is not in the page, neither is any marker holding it
+    marker_gates: tuple[bytes | None, ...] = ()
 
 
 @cache
@@ -54,14 +57,38 @@ def signals() -> Signals:
         resources.files("extractors.data").joinpath("soft_failures.yaml").read_text("utf-8")
     )
     markers = tuple(m.lower() for m in raw["blocked_markers"])
+    as_bytes = tuple(m.encode() for m in markers) if all(m.isascii() for m in markers) else None
     return Signals(
         tuple(p.lower() for p in raw["not_found_phrases"]),
         frozenset(t.lower() for t in raw["not_found_titles"]),
         frozenset(p.lower().rstrip("/") for p in raw["not_found_paths"]),
         frozenset(t.lower() for t in raw["blocked_titles"]),
         markers,
-        tuple(m.encode() for m in markers) if all(m.isascii() for m in markers) else None,
+        as_bytes,
+        marker_gates(as_bytes or ()),
     )
+
+
+def marker_gates(markers: tuple[bytes, ...], shared_by: int = 3) -> tuple[bytes | None, ...]:
+    """A gate for each marker: a piece of 5 bytes or more that `shared_by` markers or more
+    hold (the piece most of them hold first), else None.
+
+    A search of a page costs 20 to 60 us whatever the marker, so one search for a gate
+    stands for the markers behind it when the page lacks it: "captcha" for the six
+    captcha markers, 17 searches a page down to 12 (0.57 -> 0.46 ms a corpus page).
+    """
+    gates: list[bytes | None] = [None] * len(markers)
+    while True:
+        open_ = [m for m, g in zip(markers, gates, strict=True) if g is None]
+        pieces = {m[i:j] for m in open_ for i in range(len(m)) for j in range(i + 5, len(m) + 1)}
+        counted = [(sum(p in m for m in open_), len(p), p) for p in pieces]
+        best = max(counted, default=(0, 0, b""))
+        if best[0] < shared_by:
+            return tuple(gates)
+        gates = [
+            g if g is not None or best[2] not in m else best[2]
+            for m, g in zip(markers, gates, strict=True)
+        ]
 
 
 def classify_response(
@@ -111,12 +138,18 @@ def _marker(head: str, utf8: bytes | None, s: Signals) -> str | None:
         # non-ASCII capitals that lower to ASCII, such as the Kelvin sign) in the first
         # 300 KB rather than the first 300,000 characters.
         lowered_bytes = utf8[:_HEAD_LIMIT].lower()
-        found = (
-            m
-            for m, b in zip(s.blocked_markers, s.blocked_marker_bytes, strict=True)
-            if b in lowered_bytes
-        )
-        return next(found, None)
+        gate_open: dict[bytes, bool] = {}
+        for m, b, gate in zip(
+            s.blocked_markers, s.blocked_marker_bytes, s.marker_gates, strict=True
+        ):
+            if gate is not None:
+                if gate not in gate_open:
+                    gate_open[gate] = gate in lowered_bytes
+                if not gate_open[gate]:
+                    continue
+            if b in lowered_bytes:
+                return m
+        return None
     lowered = head.lower()
     return next((m for m in s.blocked_markers if m in lowered), None)
 

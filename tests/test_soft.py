@@ -16,6 +16,7 @@ from extractors.soft import (
     SOFT_404,
     _marker,
     classify_response,
+    marker_gates,
     review_reason,
     signals,
 )
@@ -65,6 +66,13 @@ _PIECES = st.one_of(
         max_size=30,
     ),
 )
+
+
+def test_markers_sharing_a_piece_are_searched_behind_it() -> None:
+    markers = (b"g-recaptcha", b"awswaf", b"h-captcha", b"px-captcha")
+    assert marker_gates(markers) == (b"captcha", None, b"captcha", b"captcha")
+    assert marker_gates(markers, shared_by=4) == (None,) * 4
+    assert b"captcha" in signals().marker_gates
 
 
 @given(st.lists(_PIECES, max_size=12).map("".join))
