@@ -141,9 +141,11 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     with prefect_api() as api:
         catalog = load_catalog(config_dir)
         catalog.select(args.record)
+        from flows.pipeline import start_workers
         from flows.refresh import configured_flow
 
         flow = configured_flow(catalog.settings, catalog.config_dir)
+        start_workers()  # they import the extractors while the server starts
         api.wait()
         rows = flow(str(catalog.config_dir), str(db), args.record)
     print_summary(rows)

@@ -85,8 +85,11 @@ def test_batches_hold_twice_as_many_conditional_requests() -> None:
     fresh = [FetchRequest(f"http://127.0.0.1/f{i}") for i in range(600)]
     known = [FetchRequest(f"http://127.0.0.1/k{i}", etag=f'"{i}"') for i in range(600)]
     dated = [FetchRequest("http://127.0.0.1/d", last_modified="Mon, 30 Nov 2026 07:00:00 GMT")]
-    assert [len(b) for b in request_batches(fresh, 250)] == [250, 250, 100]
+    # unconditional requests ramp up (an eighth, a quarter, a half, then whole batches)
+    assert [len(b) for b in request_batches(fresh, 250)] == [31, 62, 125, 250, 132]
     assert [len(b) for b in request_batches(known, 250)] == [500, 100]
-    mixed = request_batches(fresh[:100] + known[:400] + dated, 250)
-    assert [len(b) for b in mixed] == [400, 101]  # 100 + 300 halves = 250, then the rest
-    assert [r for b in mixed for r in b] == fresh[:100] + known[:400] + dated  # order kept
+    mixed = request_batches(known[:400] + fresh[:100] + dated, 250)
+    assert [len(b) for b in mixed] == [431, 62, 8]  # 400 halves + 31 fresh; 62 fresh; rest
+    assert [r for b in mixed for r in b] == known[:400] + fresh[:100] + dated  # order kept
+    late = request_batches(fresh[:200] + known[:400], 250)
+    assert [len(b) for b in late] == [31, 62, 107 + 286, 114]  # 107 + 286 halves = 250
