@@ -7,6 +7,7 @@ on stderr and exit 2; a crash exits 1 with its traceback.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -284,5 +285,18 @@ COMMANDS = {
     "demo": cmd_demo,
 }
 
+
+def run() -> None:
+    """The `evidence` command: main(), then an exit that skips the collector's last pass.
+
+    At exit Python collects every object still alive: 0.3 s after a 2,000-source refresh,
+    for memory the OS takes back anyway. Frozen, the objects are left to it (the exit
+    handlers still run: the pool, Prefect and the temporary server were stopped before).
+    """
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -150,7 +150,10 @@ class TemporaryServer:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        """Stop the server (idempotent)."""
+        """Stop the server (idempotent), once Prefect has handed it what it still holds."""
+        if self._ready:
+            drain_prefect()
+            self._ready = False
         self._settings.close()
         if self.child is not None:
             stop_child(self.child, grace_s=5.0)
@@ -161,6 +164,17 @@ class TemporaryServer:
         self._log.seek(0)
         lines = self._log.read().decode("utf-8", "replace").strip().splitlines()
         return lines[-1] if lines else "no output"
+
+
+def drain_prefect(timeout_s: float = 5.0) -> None:
+    """Send Prefect's queued logs and events now (what its own test harness does before
+    stopping its server). Left to exit, they went to a server already stopped: 0.3 s of
+    retries and, with --verbose, "Error logging to API" on stderr."""
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+
+    for worker in (APILogWorker, EventsWorker):
+        worker.drain_all(timeout=timeout_s)
 
 
 class _Configured:

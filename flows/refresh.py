@@ -289,7 +289,10 @@ def refresh_flow(
                 extraction = extract_pages.submit(Sealed((finals, wanted, batch_quotes)))
             # The write needs no body: the bodies go with the extraction when it is done
             # (a batch of them, 40 MB on the corpus, less to hold at the write's peak).
-            slim = {url: [replace(a, body=None) for a in tries] for url, tries in results.items()}
+            slim = {
+                url: [a if a.body is None else replace(a, body=None) for a in tries]
+                for url, tries in results.items()
+            }
             del results, finals
             if pending is not None:
                 done += _write(db, run_id, plan, states, *pending)
