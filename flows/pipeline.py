@@ -51,8 +51,8 @@ from warehouse.rows import (
 
 # Sources fetched, extracted and written together (three batches in flight: one fetched,
 # one extracted, one written); each batch is one short write session. A conditional
-# request counts half (request_batches). EVIDENCE_BATCH_SIZE tunes it (the reliability
-# tests shrink it).
+# request counts as the share of them that bring a body (Batches). EVIDENCE_BATCH_SIZE
+# tunes it (the reliability tests shrink it).
 BATCH_SIZE = int(os.environ.get("EVIDENCE_BATCH_SIZE") or 250)
 RAMP_STEPS = 3  # first batches of BATCH_SIZE / 8, / 4, / 2 unconditional requests
 
@@ -321,35 +321,65 @@ def chunks(items: Sequence, size: int) -> Iterable[Sequence]:
         yield items[start : start + size]
 
 
-def request_batches(requests: Sequence[FetchRequest], size: int) -> list[list[FetchRequest]]:
-    """Batches of about `size` bodies: a conditional request counts half.
+class Batches:
+    """The requests in batches of about `size` bodies, formed one at a time.
 
-    Most conditional requests come back as bodiless 304s, so a batch holds up to twice as
-    many of them: half the task runs and write sessions for an unchanged refresh (at 10,000
-    sources 0.08 s each). If every one of them changed, a batch would hold twice the
-    bodies of a first refresh's batch, no more.
+    A conditional request counts as the share of the last batch's conditional requests
+    that brought a body, between a third and one (a half before any came back): at
+    10,000 unchanged sources, batches of 750 rather than 500 (a task run and a write
+    session each, 0.3-0.5 s of 10.7 saved), and against a server that ignores validators
+    a batch never holds more than `size` bodies.
 
     The first batches ramp up, in requests that will bring a body (an eighth of `size`,
     a quarter, a half): extraction starts after a few dozen pages, not a whole batch,
     while the next, larger batch is fetched.
     """
-    batches: list[list[FetchRequest]] = []
-    batch: list[FetchRequest] = []
-    weight = 0.0
-    fresh = 0  # unconditional requests in this batch
-    for r in requests:
-        conditional = r.etag is not None or r.last_modified is not None
-        cost = 0.5 if conditional else 1
-        ramp = size >> max(0, RAMP_STEPS - len(batches))
-        if batch and (weight + cost > size or (not conditional and fresh + 1 > ramp)):
-            batches.append(batch)
-            batch, weight, fresh = [], 0.0, 0
-        batch.append(r)
-        weight += cost
-        fresh += not conditional
-    if batch:
-        batches.append(batch)
-    return batches
+
+    MIN_WEIGHT = 1 / 3
+
+    def __init__(self, requests: Sequence[FetchRequest], size: int) -> None:
+        self.requests = requests
+        self.size = size
+        self.weight = 0.5  # of a conditional request, until one has come back
+        self.formed = 0
+        self._next = 0
+
+    def next(self) -> list[FetchRequest]:
+        """The next batch; empty when every request is in one."""
+        batch: list[FetchRequest] = []
+        weight = 0.0
+        fresh = 0  # unconditional requests in this batch
+        ramp = self.size >> max(0, RAMP_STEPS - self.formed)
+        while self._next < len(self.requests):
+            r = self.requests[self._next]
+            conditional = _conditional(r)
+            cost = self.weight if conditional else 1
+            full = weight + cost > self.size + 1e-9  # (thirds do not add up exactly)
+            if batch and (full or (not conditional and fresh + 1 > ramp)):
+                break
+            batch.append(r)
+            weight += cost
+            fresh += not conditional
+            self._next += 1
+        self.formed += bool(batch)
+        return batch
+
+    def observe(self, batch: Sequence[FetchRequest], results: Mapping[str, list[Attempt]]) -> None:
+        """Weigh conditional requests by how many of this batch's brought a body."""
+        conditional = [r for r in batch if _conditional(r)]
+        if conditional:
+            bodies = sum(results[r.url][-1].digest is not None for r in conditional)
+            self.weight = max(self.MIN_WEIGHT, bodies / len(conditional))
+
+
+def _conditional(r: FetchRequest) -> bool:
+    return r.etag is not None or r.last_modified is not None
+
+
+def request_batches(requests: Sequence[FetchRequest], size: int) -> list[list[FetchRequest]]:
+    """Every batch at once, as formed before any comes back (see Batches)."""
+    batcher = Batches(requests, size)
+    return list(iter(batcher.next, []))
 
 
 def summary_rows(db_path: Path, run_id: str, now: datetime) -> list[dict]:

@@ -37,6 +37,7 @@ from flows.fetch import Attempt, FetchLimits, FetchRequest, last_live
 from flows.lock import refresh_lock
 from flows.pipeline import (
     BATCH_SIZE,
+    Batches,
     Extracted,
     Plan,
     catalog_rows,
@@ -47,7 +48,6 @@ from flows.pipeline import (
     fetch_rows,
     plan_requests,
     progress,
-    request_batches,
     review_snapshots,
     summary_rows,
 )
@@ -266,17 +266,16 @@ def refresh_flow(
         limits = _limits(catalog)
         done = 0
         pending: tuple[PrefectFuture | None, dict[str, list[Attempt]]] | None = None
-        batches = request_batches(plan.requests, BATCH_SIZE)
+        batcher = Batches(plan.requests, BATCH_SIZE)
+        batch = batcher.next()
         # Three batches in flight: k+1 is fetched (a thread) while k is extracted (the
         # process pool) and k-1 is written (this thread, the only one that writes).
-        fetching = fetch_sources.submit(Sealed(batches[0]), limits) if batches else None
-        for k, batch in enumerate(batches):
+        fetching = fetch_sources.submit(Sealed(batch), limits) if batch else None
+        while batch:
             results = fetching.result().take()
-            fetching = (
-                fetch_sources.submit(Sealed(batches[k + 1]), limits)
-                if k + 1 < len(batches)
-                else None
-            )
+            batcher.observe(batch, results)  # how many bodies the next batch may bring
+            following = batcher.next()
+            fetching = fetch_sources.submit(Sealed(following), limits) if following else None
             finals = [attempts[-1] for attempts in results.values()]
             hashes = {a.digest for a in finals if a.digest is not None}
             wanted: set[str] = set()
@@ -298,6 +297,7 @@ def refresh_flow(
                 done += _write(db, run_id, plan, states, *pending)
                 progress(f"stored {done}/{total} URLs")
             pending = (extraction, slim)
+            batch = following
         if pending is not None:
             done += _write(db, run_id, plan, states, *pending)
             progress(f"stored {done}/{total} URLs")

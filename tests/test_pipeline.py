@@ -93,3 +93,34 @@ def test_batches_hold_twice_as_many_conditional_requests() -> None:
     assert [r for b in mixed for r in b] == known[:400] + fresh[:100] + dated  # order kept
     late = request_batches(fresh[:200] + known[:400], 250)
     assert [len(b) for b in late] == [31, 62, 107 + 286, 114]  # 107 + 286 halves = 250
+
+
+def test_conditional_requests_weigh_what_the_last_batch_brought() -> None:
+    from flows.fetch import Attempt, FetchRequest, Outcome
+    from flows.pipeline import Batches
+
+    known = [FetchRequest(f"http://127.0.0.1/k{i}", etag=f'"{i}"') for i in range(3000)]
+    now = datetime(2026, 11, 30, tzinfo=UTC)
+
+    def came_back(batch: list[FetchRequest], bodies: int) -> dict[str, list[Attempt]]:
+        return {
+            r.url: [
+                Attempt(r.url, now, 1, Outcome.OK, 200, digest="d" * 64)
+                if i < bodies
+                else Attempt(r.url, now, 1, Outcome.NOT_MODIFIED, 304)
+            ]
+            for i, r in enumerate(batch)
+        }
+
+    batcher = Batches(known, 250)
+    first = batcher.next()
+    assert len(first) == 500  # a half each before any came back
+    batcher.observe(first, came_back(first, 0))
+    unchanged = batcher.next()
+    assert len(unchanged) == 750  # all 304s: a third each, no less
+    batcher.observe(unchanged, came_back(unchanged, 750))
+    changed = batcher.next()
+    assert len(changed) == 250  # every one brought a body: no more bodies than a batch
+    batcher.observe(changed, came_back(changed, 50))
+    assert len(batcher.next()) == 750  # a fifth brought one: a third each again
+    assert sum(len(b) for b in iter(batcher.next, [])) == 3000 - 500 - 750 - 250 - 750

@@ -78,7 +78,7 @@ def check_consistent(db: Path) -> tuple[int, int]:
     ("moment", "needle"),
     [
         ("during fetch", "refreshing"),  # the first batch is still being fetched
-        ("between batches", "stored 10/"),  # extraction and writes under way
+        ("between batches", "stored "),  # the first batch written, the next under way
         ("while grading", "stored 60/"),  # the last batch is written; grading starts
     ],
 )
