@@ -190,11 +190,11 @@ _POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
-    """One pool per process, started on first use (forkserver: no fork of Prefect's threads)."""
+    """One pool per process, made on first use (forkserver: no fork of Prefect's threads)."""
     if workers not in _POOLS:
-        # No preload: each worker imports the extractors itself. Preloaded, the forkserver
-        # held another 28 MB of them (counted again in every worker's RSS), for no time
-        # saved: the workers start, and import, in parallel on first use.
+        # No preload: each worker imports the extractors itself (flows/work.py). Preloaded,
+        # the forkserver held another 28 MB of them (counted again in every worker's RSS),
+        # for no time saved: the workers start, and import, in parallel (start_workers).
         context = multiprocessing.get_context("forkserver")
         _POOLS[workers] = ProcessPoolExecutor(
             workers, mp_context=context, initializer=watch_refresh, initargs=(os.getpid(),)
