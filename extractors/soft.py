@@ -138,18 +138,15 @@ def _marker(head: str, utf8: bytes | None, s: Signals) -> str | None:
         # non-ASCII capitals that lower to ASCII, such as the Kelvin sign) in the first
         # 300 KB rather than the first 300,000 characters.
         lowered_bytes = utf8[:_HEAD_LIMIT].lower()
-        gate_open: dict[bytes, bool] = {}
-        for m, b, gate in zip(
-            s.blocked_markers, s.blocked_marker_bytes, s.marker_gates, strict=True
-        ):
-            if gate is not None:
-                if gate not in gate_open:
-                    gate_open[gate] = gate in lowered_bytes
-                if not gate_open[gate]:
-                    continue
-            if b in lowered_bytes:
-                return m
-        return None
+        gates = {g: g in lowered_bytes for g in set(s.marker_gates) - {None}}
+        found = (
+            m
+            for m, b, g in zip(
+                s.blocked_markers, s.blocked_marker_bytes, s.marker_gates, strict=True
+            )
+            if (g is None or gates[g]) and b in lowered_bytes
+        )
+        return next(found, None)
     lowered = head.lower()
     return next((m for m in s.blocked_markers if m in lowered), None)
 
