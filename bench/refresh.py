@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corpus import CorpusPage, CorpusServer, load_corpus, page_body
 
-EVIDENCE = [sys.executable, "-m", "flows.cli"]
+EVIDENCE = [sys.executable, "-m", "cli"]
 _WORKER_PAGES: list[CorpusPage] = []
 
 

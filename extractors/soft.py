@@ -73,9 +73,9 @@ def marker_gates(markers: tuple[bytes, ...], shared_by: int = 3) -> tuple[bytes 
     """A gate for each marker: a piece of 5 bytes or more that `shared_by` markers or more
     hold (the piece most of them hold first), else None.
 
-    A search of a page costs 20 to 60 us whatever the marker, so one search for a gate
-    stands for the markers behind it when the page lacks it: "captcha" for the six
-    captcha markers, 17 searches a page down to 12 (0.57 -> 0.46 ms a corpus page).
+    A search of a page costs about the same whatever the marker, so one search for a gate
+    stands for the markers behind it when the page lacks it ("captcha" for the captcha
+    markers).
     """
     gates: list[bytes | None] = [None] * len(markers)
     while True:
@@ -102,7 +102,7 @@ def classify_response(
     """soft_404 or blocked when the response is not the page; None when it may be.
 
     `utf8`: the raw body when it is UTF-8 (html decoded from it), searched for the
-    challenge markers as bytes: half the time of lowering 300,000 characters.
+    challenge markers as bytes, which is cheaper than lowering the decoded text.
     """
     s = signals()
     head = html[:_HEAD_LIMIT]
@@ -135,10 +135,10 @@ def _marker(head: str, utf8: bytes | None, s: Signals) -> str | None:
     if utf8 is not None and s.blocked_marker_bytes is not None:
         # ASCII letters are themselves in UTF-8 and no byte of a multi-byte character is
         # ASCII, so lowering the bytes finds what lowering the text finds (bar the few
-        # non-ASCII capitals that lower to ASCII, such as the Kelvin sign) in the first
-        # 300 KB rather than the first 300,000 characters.
+        # non-ASCII capitals that lower to ASCII, such as the Kelvin sign), looking at
+        # the first _HEAD_LIMIT bytes rather than characters.
         lowered_bytes = utf8[:_HEAD_LIMIT].lower()
-        gates = {g: g in lowered_bytes for g in set(s.marker_gates) - {None}}
+        gates = {g: g in lowered_bytes for g in s.marker_gates if g is not None}
         found = (
             m
             for m, b, g in zip(

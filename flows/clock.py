@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 
-from flows.errors import EvidenceError
+from warehouse.errors import EvidenceError
 
 
 def now() -> datetime:

@@ -1,9 +1,8 @@
 """Config: settings.yaml and records/*.yaml, validated before anything is fetched.
 
 Every mistake becomes one ConfigError naming the file, the line where known,
-and the fix. YAML is composed first (nodes keep their line numbers), turned
-into plain data with a cap on nodes (anchors cannot expand without bound),
-then validated with pydantic.
+and the fix. YAML is read with the line of every value (flows/yaml_lines.py),
+then validated with pydantic, the only place pydantic is used.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-import yaml
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -29,13 +27,13 @@ from pydantic import (
 )
 
 from extractors.values import Status
-from flows.errors import ConfigError
+from flows.yaml_lines import Lines, load_yaml
+from warehouse.errors import ConfigError
 
 __version__ = "0.1.0"
 DEFAULT_USER_AGENT = (
     f"evidence-pipeline/{__version__} (+https://github.com/evidence-pipeline/evidence-pipeline)"
 )
-MAX_YAML_NODES = 100_000
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -196,89 +194,6 @@ class Catalog:
         return tuple(r for r in self.records if r.id in record_ids)
 
 
-# --- YAML with line numbers -------------------------------------------------
-
-
-# libyaml's parser when PyYAML has it (about ten times faster), the same nodes and marks.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_STR_TAG = "tag:yaml.org,2002:str"
-
-
-@dataclass
-class _Lines:
-    """Line numbers (1-based) of every path in a YAML document."""
-
-    lines: dict[tuple[Any, ...], int]
-
-    def find(self, loc: tuple[Any, ...]) -> int | None:
-        while loc:
-            if loc in self.lines:
-                return self.lines[loc]
-            loc = loc[:-1]
-        return self.lines.get(())
-
-
-def _load_yaml(path: Path, raw: bytes | None = None) -> tuple[Any, _Lines]:
-    """The document at path (or its bytes, already read) and the line of every value."""
-    try:
-        text = (path.read_bytes() if raw is None else raw).decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ConfigError(str(path), f"not UTF-8 text ({e.reason}): save the file as UTF-8") from e
-    try:
-        node = yaml.compose(text, Loader=_LOADER)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise ConfigError(
-            str(path),
-            f"unparseable YAML: {problem}: check indentation, colons and quotes",
-            mark.line + 1 if mark else None,
-        ) from e
-    if node is None:
-        return None, _Lines({})
-    lines: dict[tuple[Any, ...], int] = {}
-    budget = [MAX_YAML_NODES]
-    data = _to_data(node, (), lines, budget, path)
-    return data, _Lines(lines)
-
-
-def _to_data(
-    node: yaml.Node, loc: tuple[Any, ...], lines: dict, budget: list[int], path: Path
-) -> Any:
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise ConfigError(
-            str(path),
-            f"more than {MAX_YAML_NODES} YAML nodes (anchors expanding?): write the data out",
-            node.start_mark.line + 1,
-        )
-    lines.setdefault(loc, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
-        out: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = _scalar(key_node)
-            if key in out:
-                raise ConfigError(
-                    str(path), f"duplicate key {key!r}: keep one", key_node.start_mark.line + 1
-                )
-            lines[(*loc, key)] = key_node.start_mark.line + 1
-            out[key] = _to_data(value_node, (*loc, key), lines, budget, path)
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_to_data(v, (*loc, i), lines, budget, path) for i, v in enumerate(node.value)]
-    return _scalar(node)
-
-
-def _scalar(node: yaml.Node) -> Any:
-    if node.tag == _STR_TAG:
-        return node.value  # most scalars: no constructor needed
-    value = yaml.constructor.SafeConstructor().construct_object(node, deep=True)
-    return value if isinstance(value, str | int | float | bool | None) else str(value)
-
-
-# --- loading ----------------------------------------------------------------
-
-
 def config_dir_from(flag: str | None) -> Path:
     return Path(flag or os.environ.get("EVIDENCE_CONFIG") or "config")
 
@@ -287,7 +202,7 @@ def load_settings(config_dir: Path) -> Settings:
     path = config_dir / "settings.yaml"
     if not path.exists():
         return Settings()
-    data, lines = _load_yaml(path)
+    data, lines = load_yaml(path)
     if data is None:
         return Settings()
     if not isinstance(data, dict):
@@ -330,7 +245,7 @@ def _load_catalog(config_dir: Path, raw: dict[Path, bytes]) -> Catalog:
     records: list[Record] = []
     seen: dict[str, str] = {}
     for path, content in raw.items():
-        data, lines = _load_yaml(path, content)
+        data, lines = load_yaml(path, content)
         if data is None:
             continue
         items = data if isinstance(data, list) else [data]
@@ -360,7 +275,7 @@ def _load_catalog(config_dir: Path, raw: dict[Path, bytes]) -> Catalog:
     return Catalog(settings, tuple(records), config_dir)
 
 
-def _check_record(record: RecordConfig, path: Path, lines: _Lines, prefix: tuple) -> None:
+def _check_record(record: RecordConfig, path: Path, lines: Lines, prefix: tuple) -> None:
     ids: dict[str, int] = {}
     for i, source in enumerate(record.sources):
         sid = source.source_id
@@ -398,7 +313,7 @@ def _did_you_mean(word: str, choices: object) -> str:
 
 
 def _config_error(
-    path: Path, error: ValidationError, lines: _Lines, model: type[BaseModel], prefix: tuple = ()
+    path: Path, error: ValidationError, lines: Lines, model: type[BaseModel], prefix: tuple = ()
 ) -> ConfigError:
     first = error.errors()[0]
     loc = tuple(first["loc"])

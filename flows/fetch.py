@@ -1,28 +1,29 @@
-"""The fetcher: httpx's async client, polite and bounded, every attempt recorded.
+"""The HTTP fetcher: httpx's async client, polite and bounded, every attempt recorded.
 
 Concurrency is bounded for the run and per host; connect errors, timeouts,
 429 and 5xx are retried with exponential backoff and jitter (Retry-After
 honoured up to a cap); redirects are followed by hand (at most 10, loops
-detected, http and https only); bodies are streamed and cut at max_bytes of
-*decoded* content (a gzip bomb is too_large); robots.txt is read once per
-host per run. httpx's exceptions become the contract's fetch outcomes here.
+detected, http and https only, never from a public host to a private address);
+bodies are streamed and cut at max_bytes of *decoded* content (a gzip bomb is
+too_large); robots.txt is read once per host per run. httpx's exceptions become
+the contract's fetch outcomes here.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import hashlib
-import ipaddress
 import itertools
 import random
 import ssl
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from enum import StrEnum
 from urllib.parse import urljoin, urlsplit
 
 import httpx
@@ -30,6 +31,8 @@ from protego import Protego
 
 from extractors.encoding import decode_body
 from extractors.soft import classify_response
+from flows.attempts import Attempt, FetchLimits, FetchRequest, Outcome
+from flows.guard import redirect_allowed, resolve_hosts
 
 MAX_REDIRECTS = 10
 RETRY_AFTER_CAP_S = 30.0
@@ -38,77 +41,10 @@ ROBOTS_MAX_BYTES = 500_000
 ERROR_BODY_BYTES = 256_000  # of an error page, read to tell a bot wall from a plain error
 HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain")
 _REDIRECTS = {301, 302, 303, 307, 308}
-
-
-class Outcome(StrEnum):
-    OK = "ok"
-    NOT_MODIFIED = "not_modified"
-    HTTP_ERROR = "http_error"
-    TIMEOUT = "timeout"
-    DNS_ERROR = "dns_error"
-    CONNECT_ERROR = "connect_error"
-    TLS_ERROR = "tls_error"
-    TOO_LARGE = "too_large"
-    BAD_CONTENT = "bad_content"
-    REDIRECT_LOOP = "redirect_loop"
-    ROBOTS_DISALLOWED = "robots_disallowed"
-    SOFT_404 = "soft_404"
-    BLOCKED = "blocked"
-
-    @property
-    def success(self) -> bool:
-        return self in (Outcome.OK, Outcome.NOT_MODIFIED)
-
-
 RETRYABLE = {Outcome.TIMEOUT, Outcome.CONNECT_ERROR, Outcome.DNS_ERROR}
 
-
-@dataclass(frozen=True, slots=True)
-class FetchRequest:
-    url: str
-    etag: str | None = None
-    last_modified: str | None = None
-    obey_robots: bool = True
-    expect_redirect: bool = False  # the page legitimately redirects to its site's root
-
-
-@dataclass(frozen=True, slots=True)
-class Attempt:
-    """One try at one URL, as the contract's `fetches` view records it."""
-
-    url: str
-    started_at: datetime
-    elapsed_ms: int
-    outcome: Outcome
-    http_status: int | None = None
-    error: str | None = None
-    body: bytes | None = None
-    digest: str | None = None  # sha256 of the body, computed once where it is read
-    content_type: str | None = None
-    encoding: str | None = None
-    etag: str | None = None
-    last_modified: str | None = None
-    final_url: str | None = None
-    retry_after_s: float | None = field(default=None, compare=False)
-    via: str = "live"  # or "archived": a copy from the archive fallback
-    captured_at: datetime | None = None  # the archive's capture time
-
-    @property
-    def text(self) -> str | None:
-        """The body decoded (on demand: a decoded page can take four times its bytes)."""
-        if self.body is None:
-            return None
-        return decode_body(self.body, self.encoding)[0]
-
-    @property
-    def vouched_at(self) -> datetime:
-        """The time the content is evidence for: the capture time of an archived copy."""
-        return self.captured_at or self.started_at
-
-
-# httpcore looks at every pooled connection on each request and each response's end (for
-# an idle one: a socket poll and a getpeername): 1 ms of CPU a request with 16 connections
-# in one pool, 0.5 ms spread over pools of 4 (bench: 304s and full pages alike).
+# httpcore looks at every pooled connection on each request and at each response's end,
+# so connections are spread over several small clients, taken in turn.
 CONNECTIONS_PER_CLIENT = 4
 
 
@@ -117,15 +53,34 @@ def client_count(concurrency: int) -> int:
     return max(1, -(-concurrency // CONNECTIONS_PER_CLIENT))
 
 
-@dataclass(frozen=True, slots=True)
-class FetchLimits:
-    timeout_s: float = 20.0
-    concurrency: int = 16
-    per_host: int = 2
-    retries: int = 2
-    max_bytes: int = 5_000_000
-    user_agent: str = "evidence-pipeline"
-    archive_fallback: str | None = None  # a Wayback-compatible availability API
+def fetch_batch(
+    requests: Sequence[FetchRequest], limits: FetchLimits, clock: Callable[[], datetime]
+) -> dict[str, list[Attempt]]:
+    """Fetch every request (async inside); every attempt per URL."""
+
+    async def run() -> dict[str, list[Attempt]]:
+        timeout = httpx.Timeout(limits.timeout_s)
+        count = client_count(limits.concurrency)
+        per_client = -(-limits.concurrency // count)
+        pool = httpx.Limits(max_connections=per_client, max_keepalive_connections=per_client)
+        async with contextlib.AsyncExitStack() as stack:
+            clients = [
+                await stack.enter_async_context(
+                    httpx.AsyncClient(
+                        timeout=timeout, limits=pool, trust_env=False, verify=tls_context()
+                    )
+                )
+                for _ in range(count)
+            ]
+            return await Fetcher(clients, limits, clock).fetch_all(requests)
+
+    return asyncio.run(run())
+
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """httpx's default verifying context, built once per process (it loads the CA bundle)."""
+    return httpx.create_ssl_context(trust_env=False)
 
 
 class _Failed(Exception):
@@ -144,7 +99,7 @@ class Fetcher:
         client: httpx.AsyncClient | Sequence[httpx.AsyncClient],
         limits: FetchLimits,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
-        sleep: Callable[[float], object] = asyncio.sleep,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         clients = [client] if isinstance(client, httpx.AsyncClient) else list(client)
         self._clients = itertools.cycle(clients)
@@ -222,7 +177,7 @@ class Fetcher:
         except httpx.HTTPError as e:
             result = {"outcome": _classify(e), "error": _describe(e)}
         elapsed_ms = int((time.monotonic() - t0) * 1000)
-        return Attempt(request.url, started_at, elapsed_ms, **result)
+        return Attempt(url=request.url, started_at=started_at, elapsed_ms=elapsed_ms, **result)
 
     async def _get(self, request: FetchRequest) -> dict:
         headers = {
@@ -247,10 +202,10 @@ class Fetcher:
                     if nxt in seen:
                         raise _Failed(Outcome.REDIRECT_LOOP, f"redirect loop at {nxt}")
                     if urlsplit(nxt).hostname != urlsplit(url).hostname:
-                        hosts = await _resolve_all(
+                        resolve = await resolve_hosts(
                             [urlsplit(request.url).hostname, urlsplit(nxt).hostname]
                         )
-                        if not redirect_allowed(request.url, nxt, _lookup(hosts)):
+                        if not redirect_allowed(request.url, nxt, resolve):
                             raise _Failed(
                                 Outcome.BAD_CONTENT,
                                 f"redirect from a public host to a private address refused: {nxt}",
@@ -351,63 +306,12 @@ class _RetryLater(_Failed):
         self.retry_after_s = retry_after_s
 
 
-def redirect_allowed(origin: str, target: str, resolve: Callable[[str], list[str]]) -> bool:
-    """A redirect may lead to this machine or a private network only from a URL the user
-    wrote on one: from a public host, loopback, private and link-local targets are refused."""
-    if _is_private(urlsplit(origin).hostname, resolve):
-        return True
-    return not _is_private(urlsplit(target).hostname, resolve)
-
-
-def _is_private(host: str | None, resolve: Callable[[str], list[str]]) -> bool:
-    if not host:
-        return False
-    host = host.strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        addresses = [ipaddress.ip_address(host)]
-    except ValueError:
-        addresses = []
-        for address in resolve(host):
-            try:
-                addresses.append(ipaddress.ip_address(address))
-            except ValueError:
-                continue
-    return any(
-        a.is_private or a.is_loopback or a.is_link_local or a.is_reserved or a.is_unspecified
-        for a in addresses
-    )
-
-
-async def _resolve_all(hosts: Iterable[str | None]) -> dict[str, list[str]]:
-    """Addresses of each host (an unresolvable host has none: its fetch will say so)."""
-    loop = asyncio.get_running_loop()
-    found: dict[str, list[str]] = {}
-    for host in {h for h in hosts if h}:
-        try:
-            infos = await loop.getaddrinfo(host, None)
-        except OSError:
-            infos = []
-        found[host] = [str(info[4][0]) for info in infos]
-    return found
-
-
-def _lookup(hosts: dict[str, list[str]]) -> Callable[[str], list[str]]:
-    return lambda host: hosts.get(host, [])
-
-
 def _capture_time(stamp: str) -> datetime | None:
     """A Wayback timestamp (YYYYMMDDhhmmss, UTC) as a datetime."""
     try:
         return datetime.strptime(stamp[:14], "%Y%m%d%H%M%S").replace(tzinfo=UTC)
     except ValueError:
         return None
-
-
-def last_live(attempts: list[Attempt]) -> Attempt:
-    """The result of the live fetch (an archived copy, if any, comes after it)."""
-    return next(a for a in reversed(attempts) if a.via == "live")
 
 
 def _retryable(attempt: Attempt) -> bool:

@@ -6,36 +6,45 @@ from pathlib import Path
 
 from extractors.page import EXTRACTOR_VERSION
 from flows import clock
-from flows.lock import refresh_lock
-from flows.pipeline import ExtractJob, check_claims, chunks, extract_jobs, progress
-from warehouse import bodies, store
+from flows.checks import check_claims
+from flows.console import progress
+from flows.extraction import extract_jobs
+from flows.worker import ExtractJob
+from warehouse import bodies, pages, store
 from warehouse.db import session
+from warehouse.errors import WarehouseMissing
+from warehouse.lock import refresh_lock
 
-BATCH = 200
+PAGES_PER_ROUND = 200
 
 
 def reextract(db: Path, everything: bool = False) -> int:
     """Re-run extraction over stored pages of older extractor versions; returns pages read."""
     if not db.exists():
-        from warehouse.errors import WarehouseMissing
-
         raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
     with refresh_lock(db):
         with session(db, now=clock.now()) as con:
-            hashes = store.stale_pages(con, EXTRACTOR_VERSION, everything)
+            hashes = pages.stale_pages(con, EXTRACTOR_VERSION, everything)
         progress(f"re-extracting {len(hashes)} stored pages with extractor {EXTRACTOR_VERSION}")
         done = 0
-        for chunk in chunks(hashes, BATCH):
+        for start in range(0, len(hashes), PAGES_PER_ROUND):
             with session(db, now=clock.now()) as con:
-                rows = store.stored_bodies(con, list(chunk))
-            jobs = []
-            for digest, body_z, content_type, encoding, fetched_at, url in rows:
-                body = bodies.decompress(body_z)
-                jobs.append(ExtractJob(digest, body, url, fetched_at, content_type, encoding))
-            pages = [e.page for e in extract_jobs(jobs)]
+                stored = pages.stored_bodies(con, hashes[start : start + PAGES_PER_ROUND])
+            jobs = [
+                ExtractJob(
+                    digest=s.content_hash,
+                    body=bodies.decompress(s.body_z),
+                    url=s.url,
+                    fetched_at=s.fetched_at,
+                    content_type=s.content_type,
+                    encoding=s.encoding,
+                )
+                for s in stored
+            ]
+            read = [e.page for e in extract_jobs(jobs)]
             with session(db, now=clock.now()) as con:
-                store.replace_pages(con, pages)
-            done += len(pages)
+                pages.replace_pages(con, read)
+            done += len(read)
             progress(f"re-extracted {done}/{len(hashes)} pages")
         with session(db, now=clock.now()) as con:
             made = check_claims(con)

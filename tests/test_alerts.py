@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from servers import Page, WebServer
 
-from flows.alerts import mask_url, notify_urls
+from flows.alerting import mask_url, notify_urls
 from warehouse.db import connect
 
 T0 = datetime(2026, 11, 4, 6, 0, tzinfo=UTC)
@@ -176,7 +176,7 @@ def test_alerts_command_lists_open_and_all(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from flows.cli import main
+    from cli.main import main
 
     s = Scenario(web, hook, tmp_path, monkeypatch)
     s.down()
@@ -236,25 +236,26 @@ def test_a_crash_of_the_flow_reaches_the_channels(
 
 
 def test_evidence_messages_one_per_record_per_change() -> None:
-    from flows.alerts import evidence_messages
+    from flows.alerting import evidence_messages
+    from warehouse.alerts import EvidenceState
 
-    before = {
-        "records": {"a": ("documented", "fresh"), "b": ("reported", "fresh")},
-        "checks": {
+    before = EvidenceState(
+        records={"a": ("documented", "fresh"), "b": ("reported", "fresh")},
+        checks={
             ("a", "c1", "p"): ("confirmed", (5.0,)),
             ("a", "c2", "p"): ("confirmed", (3.0,)),
         },
-        "held": {},
-    }
-    after = {
-        "records": {
+        held={},
+    )
+    after = EvidenceState(
+        records={
             "a": ("contradicted", "fresh"),
             "b": ("reported", "stale"),
             "new": ("unverified", "unchecked"),
         },
-        "checks": {("a", "c1", "p"): ("changed", (6.0,)), ("a", "c2", "p"): ("changed", (4.0,))},
-        "held": {("b", "p", 7): "main text fell from 5000 to 100 characters"},
-    }
+        checks={("a", "c1", "p"): ("changed", (6.0,)), ("a", "c2", "p"): ("changed", (4.0,))},
+        held={("b", "p", 7): "main text fell from 5000 to 100 characters"},
+    )
     quotes = {("a", "c1"): "$5 per seat", ("a", "c2"): "3 seats"}
     urls = {("a", "p"): "https://a.example/p", ("b", "p"): "https://b.example/p"}
     messages = evidence_messages(before, after, quotes, urls)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from servers import Page, WebServer
 
-from flows.lock import refresh_lock
+from warehouse.lock import refresh_lock
 
 NOW = "2026-11-04T06:00:00+00:00"
 
@@ -25,7 +25,7 @@ def evidence(
 
     full_env = {**os.environ, "EVIDENCE_NOW": NOW, **(env or {})}
     return subprocess.run(
-        [sys.executable, "-m", "flows.cli", *args],
+        [sys.executable, "-m", "cli", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -213,7 +213,7 @@ def test_read_commands_never_import_prefect(warehouse: tuple[Path, Path]) -> Non
     config, _ = warehouse
     script = textwrap.dedent(f"""
         import sys, contextlib, io
-        from flows.cli import main
+        from cli.main import main
         commands = (["status"], ["show", "team-credits"], ["sql", "SELECT 1"], ["sources"],
                     ["alerts"])
         for argv in commands:

@@ -159,7 +159,7 @@ def test_refresh_cycle_over_several_runs(
 def test_demo_runs_the_whole_cycle_offline(
     prefect_harness: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from flows.demo import run_demo
+    from cli.demo import run_demo
 
     assert run_demo(str(tmp_path / "demo.duckdb")) == 0
     out = capsys.readouterr().out
@@ -286,8 +286,8 @@ def test_task_runner_is_a_setting(tmp_path: Path) -> None:
     from prefect.task_runners import ThreadPoolTaskRunner
 
     from flows.config import Settings
-    from flows.errors import ConfigError
     from flows.refresh import task_runner_for
+    from warehouse.errors import ConfigError
 
     assert isinstance(task_runner_for(Settings(), tmp_path), ThreadPoolTaskRunner)
     try:

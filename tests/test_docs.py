@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from flows.cli import COMMANDS, build_parser
+from cli.main import COMMANDS, build_parser
 from warehouse.db import migrations
 
 ROOT = Path(__file__).resolve().parent.parent

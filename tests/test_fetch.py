@@ -13,14 +13,8 @@ import pytest
 from servers import Page, WebServer, send
 
 from extractors.encoding import decode_body
-from flows.fetch import (
-    FetchLimits,
-    FetchRequest,
-    Outcome,
-    _retry_after,
-    client_count,
-)
-from flows.pipeline import fetch_batch
+from flows.attempts import FetchLimits, FetchRequest, Outcome
+from flows.fetch import _retry_after, client_count, fetch_batch
 
 LIMITS = FetchLimits(
     timeout_s=2.0,
@@ -260,7 +254,7 @@ def test_archive_fallback_keeps_the_live_failure_and_adds_the_copy(web: WebServe
     assert (live.outcome, live.http_status, live.via) == (Outcome.HTTP_ERROR, 404, "live")
     assert (copy.outcome, copy.via, copy.url) == (Outcome.OK, "archived", web.url("/dead"))
     assert copy.captured_at == datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-    assert copy.vouched_at == copy.captured_at and "archived copy" in copy.text
+    assert copy.fetched_at == copy.captured_at and "archived copy" in copy.text
 
 
 def test_archive_with_no_copy_adds_nothing(web: WebServer) -> None:
@@ -290,8 +284,8 @@ def test_slow_drip_is_cut_by_the_total_time_limit(web: WebServer) -> None:
 def test_one_tls_context_per_process_and_it_verifies() -> None:
     import ssl
 
-    from flows.pipeline import _tls_context
+    from flows.fetch import tls_context
 
-    ctx = _tls_context()
-    assert ctx is _tls_context()  # built once, not per batch
+    ctx = tls_context()
+    assert ctx is tls_context()  # built once, not per batch
     assert ctx.verify_mode == ssl.CERT_REQUIRED and ctx.check_hostname

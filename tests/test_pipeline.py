@@ -9,8 +9,8 @@ import pytest
 
 from extractors.claims import match_claim
 from extractors.values import CheckOutcome
-from flows.fetch import Attempt, Outcome
-from flows.pipeline import extract_batch
+from flows.attempts import Attempt, Outcome
+from flows.extraction import extract_batch
 from warehouse import bodies
 
 PAGE = """<html><head><title>Credits</title></head><body><article>
@@ -70,7 +70,7 @@ def test_pages_not_wanted_are_not_read() -> None:
 
 
 def test_a_sealed_value_is_handed_over_once() -> None:
-    from flows.refresh import Sealed
+    from flows.tasks import Sealed
 
     bodies = [b"x" * 1000]
     sealed = Sealed(bodies)
@@ -79,7 +79,7 @@ def test_a_sealed_value_is_handed_over_once() -> None:
 
 
 def test_batches_hold_twice_as_many_conditional_requests() -> None:
-    from flows.fetch import FetchRequest
+    from flows.attempts import FetchRequest
     from flows.pipeline import Batches
 
     def request_batches(requests: list[FetchRequest], size: int) -> list[list[FetchRequest]]:
@@ -99,7 +99,7 @@ def test_batches_hold_twice_as_many_conditional_requests() -> None:
 
 
 def test_conditional_requests_weigh_what_the_last_batch_brought() -> None:
-    from flows.fetch import Attempt, FetchRequest, Outcome
+    from flows.attempts import Attempt, FetchRequest, Outcome
     from flows.pipeline import Batches
 
     known = [FetchRequest(f"http://127.0.0.1/k{i}", etag=f'"{i}"') for i in range(3000)]

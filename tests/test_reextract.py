@@ -19,7 +19,7 @@ def test_reextract_rereads_older_pages_without_fetching(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from flows.cli import main
+    from cli.main import main
     from flows.refresh import refresh_flow
 
     db = tmp_path / "w.duckdb"

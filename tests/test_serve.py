@@ -52,7 +52,7 @@ def test_serve_fires_on_schedule_and_stops_cleanly(web: WebServer, tmp_path: Pat
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
     env["PREFECT_HOME"] = home
     serve = subprocess.Popen(
-        [sys.executable, "-m", "flows.cli", "serve", "--config", str(config)],
+        [sys.executable, "-m", "cli", "serve", "--config", str(config)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -20,8 +20,8 @@ from extractors.soft import (
     review_reason,
     signals,
 )
-from flows.fetch import FetchLimits, FetchRequest, Outcome
-from flows.pipeline import fetch_batch
+from flows.attempts import FetchLimits, FetchRequest, Outcome
+from flows.fetch import fetch_batch
 
 FIXTURES = Path(__file__).parent / "fixtures" / "soft"
 URL = "https://nimbus.example/research/credits"
@@ -206,7 +206,7 @@ def test_a_gutted_primary_page_is_held_for_review_until_accepted(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from flows.cli import main
+    from cli.main import main
     from flows.refresh import refresh_flow
     from warehouse.db import connect
 

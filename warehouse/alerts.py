@@ -8,10 +8,28 @@ from datetime import datetime
 
 import duckdb
 
-from warehouse.db import sql_file
-from warehouse.store import transaction
+from warehouse.db import rows_as, sql_file, transaction
 
 MAX_ATTEMPTS = 20  # a message a channel refused this often is given up on
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One alert message, queued once per notify channel."""
+
+    kind: str  # unreachable, recovered, grade, changed, stale, review, flow-failed
+    record_id: str | None
+    title: str
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceState:
+    """What evidence alerts compare before and after grading."""
+
+    records: dict[str, tuple[str, str]]  # record -> (grade, freshness) as last graded
+    checks: dict[tuple[str, str, str], tuple[str, tuple[float, ...]]]  # -> (outcome, values)
+    held: dict[tuple[str, str, int], str]  # (record, source, snapshot) -> reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,17 +66,19 @@ class Outgoing:
 
 
 def source_health(con: duckdb.DuckDBPyConnection) -> list[SourceHealth]:
-    return [SourceHealth(*r) for r in con.execute(sql_file("alert_sources.sql")).fetchall()]
+    return rows_as(SourceHealth, con.execute(sql_file("alert_sources.sql")))
 
 
 def latest_alerts(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], AlertRow]:
     """The newest alert of every source (open or closed)."""
-    rows = con.execute(
-        "SELECT alert_id, record_id, source_id, opened_at, closed_at, failures, last_notified_at,"
-        " recovery_sent_at, notified_open_at FROM store.alerts"
-        " QUALIFY row_number() OVER (PARTITION BY record_id, source_id ORDER BY alert_id DESC) = 1"
-    ).fetchall()
-    return {(r[1], r[2]): AlertRow(*r) for r in rows}
+    alerts = rows_as(
+        AlertRow,
+        con.execute(
+            "SELECT * FROM store.alerts QUALIFY row_number() OVER"
+            " (PARTITION BY record_id, source_id ORDER BY alert_id DESC) = 1"
+        ),
+    )
+    return {(a.record_id, a.source_id): a for a in alerts}
 
 
 def open_alert(
@@ -110,15 +130,15 @@ def close_alert(
 
 def enqueue(
     con: duckdb.DuckDBPyConnection,
-    messages: Sequence[tuple[str, str | None, str, str]],
+    messages: Sequence[Message],
     channels: Sequence[tuple[str, str]],
     now: datetime,
 ) -> None:
-    """(kind, record, title, body) for each (channel key, masked URL)."""
+    """Each message for each channel, given as (channel key, masked URL)."""
     rows = [
-        (key, masked, kind, record, title, body, now)
+        (key, masked, m.kind, m.record_id, m.title, m.body, now)
         for key, masked in channels
-        for kind, record, title, body in messages
+        for m in messages
     ]
     if rows:
         con.executemany(
@@ -133,13 +153,15 @@ def unsent(con: duckdb.DuckDBPyConnection, channel_keys: Sequence[str]) -> list[
     """Messages not yet delivered to channels still configured, oldest first."""
     if not channel_keys:
         return []
-    rows = con.execute(
-        "SELECT notification_id, channel, kind, title, body FROM store.notifications"
-        " WHERE sent_at IS NULL AND attempts < ? AND list_contains(?, channel)"
-        " ORDER BY notification_id",
-        [MAX_ATTEMPTS, list(channel_keys)],
-    ).fetchall()
-    return [Outgoing(*r) for r in rows]
+    return rows_as(
+        Outgoing,
+        con.execute(
+            "SELECT notification_id, channel, kind, title, body FROM store.notifications"
+            " WHERE sent_at IS NULL AND attempts < ? AND list_contains(?, channel)"
+            " ORDER BY notification_id",
+            [MAX_ATTEMPTS, list(channel_keys)],
+        ),
+    )
 
 
 def mark_delivery(
@@ -155,37 +177,37 @@ def mark_delivery(
             )
 
 
-def evidence_state(con: duckdb.DuckDBPyConnection) -> dict[str, dict]:
+def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
     """What evidence alerts compare before and after grading."""
     records = {
-        r[0]: (r[1], r[2])
-        for r in con.execute(
+        record_id: (grade, freshness)
+        for record_id, grade, freshness in con.execute(
             # as of each record's last grading (the view's freshness moves with the clock)
             "SELECT record_id, arg_max(grade, rowid), arg_max(freshness, rowid)"
             " FROM store.grade_history GROUP BY record_id"
         ).fetchall()
     }
     checks = {
-        (r[0], r[1], r[2]): (r[3], tuple(r[4] or ()))
-        for r in con.execute(
+        (record_id, claim_id, source_id): (outcome, tuple(values or ()))
+        for record_id, claim_id, source_id, outcome, values in con.execute(
             "SELECT record_id, claim_id, source_id, outcome, found_values FROM claim_checks"
         ).fetchall()
     }
     held = {
-        (r[0], r[1], r[2]): r[3]
-        for r in con.execute(
+        (record_id, source_id, snapshot_id): reason
+        for record_id, source_id, snapshot_id, reason in con.execute(
             "SELECT record_id, source_id, snapshot_id, reason FROM store.held_snapshots"
         ).fetchall()
     }
-    return {"records": records, "checks": checks, "held": held}
+    return EvidenceState(records=records, checks=checks, held=held)
 
 
-def claim_quotes(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str]:
+def quotes_by_claim(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str]:
     """(record, claim) -> quote, for messages."""
     rows = con.execute("SELECT record_id, claim_id, quote FROM store.claims").fetchall()
-    return {(r[0], r[1]): r[2] for r in rows}
+    return {(record_id, claim_id): quote for record_id, claim_id, quote in rows}
 
 
 def source_urls(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str]:
     rows = con.execute("SELECT record_id, source_id, url FROM store.sources").fetchall()
-    return {(r[0], r[1]): r[2] for r in rows}
+    return {(record_id, source_id): url for record_id, source_id, url in rows}

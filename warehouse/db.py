@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import duckdb
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 from warehouse.errors import WarehouseBusy, WarehouseError, WarehouseMissing
 
 READ_WAIT_S = 5.0  # how long a reader waits for a writer's lock before giving up
-# DuckDB's checkpoint merges small row groups (vacuum). A refresh appends a batch of
-# compressed pages per session, and each merge rewrote every body of the merged groups:
-# up to 650 MB more memory for 0.6 s at 10,000 pages, and the first session with it on
-# after a refresh merged them all (1.1 GB). Our writers turn it off: row groups whose
-# rows are all deleted still go (the grade tables, replaced each run), and the file
-# stays smaller (no rewritten copies). bench/checkpoint.py shows the difference.
+# DuckDB's checkpoint merges small row groups (vacuum), rewriting every compressed body
+# of the groups it merges: costly in memory for a refresh that appends a batch of pages
+# per session. Our writers turn it off: row groups whose rows are all deleted still go
+# (the grade tables, replaced each run). bench/checkpoint.py shows the difference.
 NO_VACUUM = "SET max_vacuum_tasks = 0"
+ROWS_PER_INSERT = 2000
+Row = TypeVar("Row", bound="DataclassInstance")
 _LOCK_WORDS = ("Could not set lock", "Conflicting lock", "lock on file")
 
 
@@ -126,3 +131,50 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
 
 def _first_line(error: BaseException) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+class transaction:
+    """BEGIN ... COMMIT, or ROLLBACK on any error: nothing half-written."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+
+    def __enter__(self) -> duckdb.DuckDBPyConnection:
+        self.con.execute("BEGIN TRANSACTION")
+        return self.con
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.con.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def insert_rows(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    rows: Sequence[Mapping[str, Any]],
+    per: int = ROWS_PER_INSERT,
+) -> None:
+    """Bulk insert of rows keyed by column name: each column bound as one list and
+    unnested, `per` rows a statement (DuckDB holds copies of a statement's bound lists
+    while it runs, so large values go a few at a time)."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    names = ", ".join(columns)
+    values = ", ".join(f"unnest(${i + 1})" for i in range(len(columns)))
+    sql = f"INSERT INTO {table} ({names}) SELECT {values}"
+    for start in range(0, len(rows), per):
+        chunk = rows[start : start + per]
+        con.execute(sql, [[row[c] for row in chunk] for c in columns])
+
+
+def rows_as(cls: type[Row], cursor: duckdb.DuckDBPyConnection) -> list[Row]:
+    """The cursor's rows as `cls` (a dataclass), each field taken by column name."""
+    columns = [d[0] for d in cursor.description or ()]
+    fields = [f.name for f in dataclasses.fields(cls)]
+    missing = set(fields) - set(columns)
+    if missing:
+        raise ValueError(f"{cls.__name__}: the query has no column {sorted(missing)}")
+    at = [columns.index(name) for name in fields]
+    return [
+        cls(**{name: r[i] for name, i in zip(fields, at, strict=True)}) for r in cursor.fetchall()
+    ]

@@ -1,9 +1,39 @@
-"""Errors of the warehouse layer (see flows/errors.py for the whole tree)."""
+"""The errors evidence-pipeline raises on purpose, every one of them.
+
+EvidenceError                 anything the CLI turns into one line and exit 2
+├── ConfigError               the user's config is wrong (file, line, fix)
+├── RefreshRunning            a refresh already runs on this database
+└── WarehouseError            the database cannot be used as asked
+    ├── WarehouseBusy         another process holds DuckDB's write lock
+    └── WarehouseMissing      no database yet at the path
+
+They live in the lowest layer that raises any of them, so that every layer above
+can raise and catch them without importing upward. A failing *source* is not an
+error: it is a fetch outcome, recorded as data.
+"""
 
 from __future__ import annotations
 
 
-class WarehouseError(Exception):
+class EvidenceError(Exception):
+    """An expected failure: the CLI prints str(error) on one line and exits 2."""
+
+
+class ConfigError(EvidenceError):
+    """A mistake in settings.yaml or records/*.yaml, raised before anything is fetched."""
+
+    def __init__(self, file: str, message: str, line: int | None = None) -> None:
+        self.file = file
+        self.line = line
+        where = f"{file}:{line}" if line else file
+        super().__init__(f"config error: {where}: {message}")
+
+
+class RefreshRunning(EvidenceError):
+    """Another process holds the refresh lock of this database."""
+
+
+class WarehouseError(EvidenceError):
     """The database cannot be used as asked."""
 
 

@@ -62,6 +62,12 @@ def card(con: duckdb.DuckDBPyConnection, record_id: str) -> dict[str, Result] | 
     }
 
 
+def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> list[dict[str, Any]]:
+    """One row per record after a refresh: grade, freshness, what this run's fetches found."""
+    columns, rows = run(con, "run_summary.sql", run_id=run_id)
+    return [dict(zip(columns, r, strict=True)) for r in rows]
+
+
 def record_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [r for (r,) in con.execute("SELECT record_id FROM store.records").fetchall()]
 

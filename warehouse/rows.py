@@ -1,4 +1,7 @@
-"""Rows the warehouse stores: plain frozen values built by flows/, written here."""
+"""Rows the warehouse stores and reads back: plain frozen values, built by keyword.
+
+flows/ builds the rows it writes; the warehouse reads its own rows into these too, by
+column name, never by position."""
 
 from __future__ import annotations
 
@@ -63,7 +66,7 @@ class FetchRow:
     http_status: int | None = None
     error: str | None = None
     via: str = "live"
-    evidence_at: datetime | None = None
+    fetched_at: datetime | None = None  # an archived copy's capture time; else started_at
     content_hash: str | None = None
     etag: str | None = None
     last_modified: str | None = None
@@ -100,3 +103,39 @@ class CheckRow:
     outcome: str
     found_text: str | None
     found_values: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewCandidate:
+    """A new primary snapshot not yet looked at, beside the last one that counted."""
+
+    record_id: str
+    source_id: str
+    snapshot_id: int
+    previous_id: int | None
+    previous_chars: int
+    chars: int
+    previously_confirmed: int
+    confirmed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A look at a new primary snapshot: held (with the reason) or passed (reason None)."""
+
+    record_id: str
+    source_id: str
+    snapshot_id: int
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredBody:
+    """A stored page's compressed body, with the URL and time it was first fetched."""
+
+    content_hash: str
+    body_z: bytes
+    content_type: str | None
+    encoding: str | None
+    fetched_at: datetime
+    url: str

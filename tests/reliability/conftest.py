@@ -45,7 +45,7 @@ def start_refresh(config: Path, batch: int = 10, **env: str) -> subprocess.Popen
     full_env = {**os.environ, "EVIDENCE_BATCH_SIZE": str(batch), **env}
     full_env.pop("EVIDENCE_NOW", None)
     return subprocess.Popen(
-        [sys.executable, "-m", "flows.cli", "refresh", "--config", str(config)],
+        [sys.executable, "-m", "cli", "refresh", "--config", str(config)],
         env=full_env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

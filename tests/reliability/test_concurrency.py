@@ -36,7 +36,7 @@ def test_second_refresh_exits_at_once_and_reads_never_break(web: WebServer, tmp_
         answers = []
         while first.poll() is None:
             read = subprocess.run(
-                [sys.executable, "-m", "flows.cli", "sources", "--config", str(config)],
+                [sys.executable, "-m", "cli", "sources", "--config", str(config)],
                 capture_output=True,
                 text=True,
                 timeout=60,

@@ -12,10 +12,11 @@ import pytest
 from servers import Page, WebServer
 
 from extractors.page import extract_page
+from flows.attempts import FetchLimits, FetchRequest, Outcome
 from flows.config import load_catalog
-from flows.errors import ConfigError
-from flows.fetch import FetchLimits, FetchRequest, Outcome, redirect_allowed
-from flows.pipeline import fetch_batch
+from flows.fetch import fetch_batch
+from flows.guard import redirect_allowed
+from warehouse.errors import ConfigError
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 LIMITS = FetchLimits(timeout_s=5, retries=0, user_agent="t", max_bytes=5_000_000)

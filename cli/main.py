@@ -1,4 +1,5 @@
-"""The `evidence` command. Read commands never import Prefect; refresh, serve and demo do.
+"""The `evidence` command: each command parses its options, calls one function below
+it and formats the result. Read commands never import Prefect; refresh, serve and demo do.
 
 Expected errors (config, database, a refresh already running) print one line
 on stderr and exit 2; a crash exits 1 with its traceback.
@@ -14,14 +15,13 @@ from pathlib import Path
 
 import duckdb
 
+from cli.render import as_csv, as_json, summary_table, table
 from flows import clock
-from flows.config import Catalog, config_dir_from, load_catalog, load_settings, resolve_db
-from flows.errors import EvidenceError
-from flows.lock import ensure_no_refresh
-from flows.render import as_csv, as_json, table
+from flows.config import Catalog, Settings, config_dir_from, load_catalog, load_settings, resolve_db
 from warehouse import queries
 from warehouse.db import connect
-from warehouse.errors import WarehouseError
+from warehouse.errors import EvidenceError
+from warehouse.lock import ensure_no_refresh
 
 EXIT_USER_ERROR = 2
 
@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except (EvidenceError, WarehouseError) as e:
+    except EvidenceError as e:
         print(f"evidence: {e}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
@@ -116,11 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _db_for_reading(args: argparse.Namespace) -> Path:
     config_dir = config_dir_from(args.config)
-    settings = load_settings(config_dir) if config_dir.is_dir() else None
-    if settings is None:
-        from flows.config import Settings
-
-        settings = Settings()
+    settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
     return resolve_db(args.db, settings)
 
 
@@ -131,31 +127,11 @@ def _read(args: argparse.Namespace) -> duckdb.DuckDBPyConnection:
 def cmd_refresh(args: argparse.Namespace) -> int:
     config_dir = config_dir_from(args.config)
     db = resolve_db(args.db, load_settings(config_dir))
-    ensure_no_refresh(db)  # a second refresh exits at once, before anything starts
-    from flows.prefect_env import configure_prefect
+    ensure_no_refresh(db)  # a second refresh exits at once, before Prefect starts
+    from flows.run import run_refresh
 
-    configure_prefect(args.verbose)
-    from flows.prefect_api import prefect_api
-
-    # A temporary Prefect server (when no API is configured) starts first: its start-up
-    # overlaps reading the catalog (0.8 s at 10,000 sources) and importing Prefect.
-    with prefect_api() as api:
-        catalog = load_catalog(config_dir)
-        catalog.select(args.record)
-        from flows.pipeline import start_workers
-        from flows.refresh import configured_flow
-
-        flow = configured_flow(catalog.settings, catalog.config_dir)
-        start_workers()  # they import the extractors while the server starts
-        api.wait()
-        rows = flow(str(catalog.config_dir), str(db), args.record)
-    print_summary(rows)
+    print(summary_table(run_refresh(config_dir, db, args.record, args.verbose)))
     return 0
-
-
-def print_summary(rows: list[dict]) -> None:
-    columns = ["record", "grade", "freshness", "fetched", "failed", "confirming", "stale_on"]
-    print(table(columns, [[r[c] for c in columns] for r in rows]))
 
 
 def _catalog(args: argparse.Namespace) -> Catalog:
@@ -173,7 +149,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from flows.card import render_card
+    from cli.card import render_card
 
     con = _read(args)
     try:
@@ -267,7 +243,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from flows.demo import run_demo
+    from cli.demo import run_demo
 
     return run_demo(args.db, args.verbose)
 
@@ -289,9 +265,9 @@ COMMANDS = {
 def run() -> None:
     """The `evidence` command: main(), then an exit that skips the collector's last pass.
 
-    At exit Python collects every object still alive: 0.3 s after a 2,000-source refresh,
-    for memory the OS takes back anyway. Frozen, the objects are left to it (the exit
-    handlers still run: the pool, Prefect and the temporary server were stopped before).
+    At exit Python collects every object still alive, which takes a while after a large
+    refresh, for memory the OS takes back anyway. Frozen, the objects are left to it (the
+    exit handlers still run: the pool, Prefect and the temporary server were stopped).
     """
     code = main()
     gc.freeze()

@@ -1,13 +1,13 @@
-"""The Prefect API a one-off run talks to: the configured one, else a temporary server
-started early.
+"""The Prefect server a run talks to, and Prefect's quiet defaults.
 
-Without PREFECT_API_URL, Prefect starts its own temporary server when the flow first
-calls the API: it imports the server's modules into this process (1.4 s, 60 MB) and
-then waits for the server's own start-up (3 to 5 s) with nothing else to do. Here the
-same server (uvicorn on Prefect's app factory, the UI off) is started as a child
-process before Prefect is imported and the catalog read, so its start-up overlaps them;
-the run waits for it only at its first call. The child dies with this process
-(PR_SET_PDEATHSIG) and is stopped on exit.
+One-off runs (`refresh`, `demo`) use the configured API, else a temporary server.
+Left to itself, Prefect starts its temporary server inside the process at the flow's
+first API call, then waits for it with nothing else to do. Here the same server
+(uvicorn on Prefect's app factory, the UI off) is started as a child process before
+Prefect is imported and the catalog read, so its start-up overlaps them; the run
+waits for it only at its first call. `serve` needs a server that schedules, so without
+a configured API it starts a local `prefect server` for as long as it serves. Every
+child dies with this process (PR_SET_PDEATHSIG) and is stopped on exit.
 """
 
 from __future__ import annotations
@@ -26,11 +26,30 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from flows.errors import EvidenceError
+from warehouse.errors import EvidenceError
 
+# Set before Prefect is imported, never over the user's own settings.
+PREFECT_DEFAULTS = {
+    "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+    "DO_NOT_TRACK": "1",
+    "PREFECT_CLOUD_ENABLE_ORCHESTRATION_TELEMETRY": "false",
+    "PREFECT_TELEMETRY_ENABLE_RESOURCE_METRICS": "false",
+    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
+    "PREFECT_LOGGING_LEVEL": "WARNING",
+    "PREFECT_RESULTS_PERSIST_BY_DEFAULT": "false",
+}
 START_TIMEOUT_S = 90.0
+SERVER_START_TIMEOUT_S = 120.0  # a full `prefect server` (serve) takes longer
 _PR_SET_PDEATHSIG = 1
 _PORT_IN_USE = 3  # uvicorn's exit code when the port is taken
+
+
+def configure_prefect(verbose: bool = False) -> None:
+    """Prefect's quiet defaults for this process (INFO logs with --verbose)."""
+    for key, value in PREFECT_DEFAULTS.items():
+        os.environ.setdefault(key, value)
+    if verbose:
+        os.environ["PREFECT_LOGGING_LEVEL"] = "INFO"
 
 
 def free_port() -> int:
@@ -133,8 +152,8 @@ class TemporaryServer:
             if healthy(self.api_url):
                 self._ready = True
                 # No flow-run heartbeats: they let a lasting server mark crashed runs, and
-                # this server ends with the run; the flow's end waited up to 1 s for the
-                # heartbeat thread to wake from its sleep.
+                # this server ends with the run (the flow's end would wait for the
+                # heartbeat thread to wake).
                 updates = {PREFECT_API_URL: self.api_url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}
                 self._settings.enter_context(temporary_settings(updates=updates))
                 return
@@ -168,8 +187,8 @@ class TemporaryServer:
 
 def drain_prefect(timeout_s: float = 5.0) -> None:
     """Send Prefect's queued logs and events now (what its own test harness does before
-    stopping its server). Left to exit, they went to a server already stopped: 0.3 s of
-    retries and, with --verbose, "Error logging to API" on stderr."""
+    stopping its server). Left to exit, they go to a server already stopped: retries
+    and, with --verbose, "Error logging to API" on stderr."""
     from prefect.events.worker import EventsWorker
     from prefect.logging.handlers import APILogWorker
 
@@ -191,8 +210,8 @@ def prefect_api() -> Iterator[TemporaryServer | _Configured]:
     Call `.wait()` on what it yields before the first flow run (after the imports): until
     then Prefect does not know the server's address.
     """
-    # Started before Prefect is imported (0.6 s) to learn whether an API is configured
-    # (env, profile or prefect.toml); stopped again at once when one is.
+    # Started before Prefect is imported to learn whether an API is configured (env,
+    # profile or prefect.toml), which takes a while; stopped again at once when one is.
     server = TemporaryServer().start()
     try:
         from prefect.settings import get_current_settings
@@ -204,3 +223,41 @@ def prefect_api() -> Iterator[TemporaryServer | _Configured]:
             yield server
     finally:
         server.stop()
+
+
+@contextmanager
+def local_server(log_path: Path) -> Iterator[str]:
+    """A full `prefect server` on 127.0.0.1 for as long as the block runs (one that
+    schedules, unlike the temporary one); yields its API URL."""
+    port = free_port()
+    api_url = f"http://127.0.0.1:{port}/api"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "ab") as log:
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "prefect",
+                "server",
+                "start",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            preexec_fn=die_with_parent,
+        )
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while not healthy(api_url):
+            if child.poll() is not None:
+                raise EvidenceError(f"the Prefect server exited at start; see {log_path}")
+            if time.monotonic() > deadline:
+                raise EvidenceError(f"the Prefect server did not start in time; see {log_path}")
+            time.sleep(0.5)
+        yield api_url
+    finally:
+        stop_child(child)

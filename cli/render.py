@@ -1,4 +1,4 @@
-"""Plain-text tables, CSV, JSON and the record card: presentation only."""
+"""Plain-text tables, CSV and JSON, and the lines of the record card: presentation only."""
 
 from __future__ import annotations
 
@@ -80,6 +80,14 @@ def as_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
             ]
         )
     return out.getvalue().rstrip("\n")
+
+
+SUMMARY_COLUMNS = ["record", "grade", "freshness", "fetched", "failed", "confirming", "stale_on"]
+
+
+def summary_table(rows: Sequence[dict[str, Any]]) -> str:
+    """The table `evidence refresh` prints: one row per record."""
+    return table(SUMMARY_COLUMNS, [[r[c] for c in SUMMARY_COLUMNS] for r in rows])
 
 
 def day(value: datetime | None) -> str:

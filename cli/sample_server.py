@@ -20,6 +20,7 @@ TYPES = {".html": "text/html; charset=utf-8", ".txt": "text/plain; charset=utf-8
 class SampleSite:
     def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 0) -> None:
         self.root = root
+        self.host = host
         handler = type("Handler", (_Handler,), {"site": self})
         self.server = ThreadingHTTPServer((host, port), handler)
         self.server.daemon_threads = True
@@ -27,8 +28,7 @@ class SampleSite:
 
     @property
     def base_url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{self.host}:{self.server.server_port}"
 
     def start(self) -> SampleSite:
         self.thread.start()

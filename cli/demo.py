@@ -7,11 +7,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from cli.card import render_card
+from cli.render import summary_table, table
+from cli.sample_server import SampleSite
 from flows import clock
 from flows.config import load_catalog
-from flows.sample_server import SampleSite
 from warehouse import queries
 from warehouse.db import connect
+from warehouse.lock import ensure_no_refresh
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
 DEMO_DB = "data/demo.duckdb"
@@ -29,34 +32,26 @@ def write_demo_config(source: Path, target: Path, base_url: str) -> Path:
 
 
 def run_demo(db_flag: str | None, verbose: bool = False) -> int:
-    from flows.cli import print_summary
-    from flows.prefect_env import configure_prefect
-
-    configure_prefect(verbose)
-    from flows.prefect_api import prefect_api
+    from flows.run import run_refresh
 
     db = Path(db_flag or DEMO_DB)
+    ensure_no_refresh(db)
     with SampleSite(DEMO_DIR / "pages") as site, tempfile.TemporaryDirectory() as tmp:
         config = write_demo_config(DEMO_DIR / "config", Path(tmp) / "config", site.base_url)
         load_catalog(config)  # a config error stops here, before Prefect starts
         print(f"evidence demo: serving {DEMO_DIR / 'pages'} at {site.base_url}", file=sys.stderr)
-        with prefect_api() as api:
-            from flows.refresh import refresh_flow
-
-            api.wait()
-            rows = refresh_flow(str(config), str(db), None)
-    from flows.card import render_card
-    from flows.render import table
+        rows = run_refresh(config, db, None, verbose)
 
     print("\n== refresh ==")
-    print_summary(rows)
+    print(summary_table(rows))
     con = connect(db, read_only=True, now=clock.now())
     try:
         print("\n== evidence status ==")
         print(table(*queries.status(con)))
         print(f"\n== evidence show {CARD_RECORD} ==")
         data = queries.card(con, CARD_RECORD)
-        assert data is not None
+        if data is None:
+            raise RuntimeError(f"the demo catalog has no record {CARD_RECORD}")
         print(render_card(data))
     finally:
         con.close()

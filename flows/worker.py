@@ -1,7 +1,7 @@
-"""What the extraction workers run: one page in, its stored row and claim checks out.
+"""What an extraction worker process runs: one page in, its stored row and claim checks out.
 
-Kept apart from flows/pipeline.py so that a worker process imports only the extractors
-(0.2 s and 40 MB, against 0.4 s and 73 MB with the pipeline's httpx, DuckDB and config).
+Kept apart from the rest of flows/ so that a worker imports only the extractors and the
+warehouse's row types, not httpx, DuckDB or Prefect.
 """
 
 from __future__ import annotations
@@ -46,19 +46,20 @@ class Extracted:
 
 
 def run_job(job: ExtractJob) -> Extracted:
-    text, _ = decode_body(job.body, job.encoding)  # decoded here, in the worker
+    """Decode, read and compress one body (all here, on the cores extraction uses)."""
+    text, _ = decode_body(job.body, job.encoding)
     page = extract_page(text or "", job.url, job.fetched_at)
     row = PageRow(
-        job.digest,
-        bodies.compress(job.body),  # here, in the worker, on the cores extraction uses
-        len(job.body),
-        job.content_type,
-        job.encoding,
-        page.title,
-        page.text,
-        EXTRACTOR_VERSION,
-        page.numbers,
-        page.statuses,
+        content_hash=job.digest,
+        body_z=bodies.compress(job.body),
+        size=len(job.body),
+        content_type=job.content_type,
+        encoding=job.encoding,
+        title=page.title,
+        text=page.text,
+        extractor_version=EXTRACTOR_VERSION,
+        numbers=page.numbers,
+        statuses=page.statuses,
     )
     if not job.quotes:
         return Extracted(row)
@@ -66,8 +67,8 @@ def run_job(job: ExtractJob) -> Extracted:
     return Extracted(row, tuple((q, match_claim(q, folded)) for q in job.quotes))
 
 
-def watch_refresh(refresh_pid: int) -> None:
-    """In each extraction worker: exit when the refresh that made the pool is gone.
+def watch_parent(parent_pid: int) -> None:
+    """In each worker: exit when the process that made the pool is gone.
 
     A SIGKILLed refresh cannot shut its pool down, and the workers hold the forkserver
     open, so each worker watches the refresh's PID and leaves no orphans behind.
@@ -77,10 +78,10 @@ def watch_refresh(refresh_pid: int) -> None:
         while True:
             time.sleep(1.0)
             try:
-                os.kill(refresh_pid, 0)
+                os.kill(parent_pid, 0)
             except ProcessLookupError:
                 os._exit(0)
             except PermissionError:
                 pass
 
-    threading.Thread(target=watch, name="watch-refresh", daemon=True).start()
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flows.render import cell, day, evidence_line, freshness_line, table
+from cli.render import cell, day, evidence_line, freshness_line, table
 from warehouse.queries import Result
 
 

@@ -19,24 +19,20 @@ import logging
 import os
 import re
 from collections import defaultdict
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import duckdb
 
-from warehouse import alerts as db
+from flows.config import load_settings
+from flows.console import progress
+from warehouse import alerts as alert_store
+from warehouse.alerts import EvidenceState, Message, SourceHealth
+from warehouse.errors import EvidenceError
 
 GRADE_RANK = {"documented": 3, "reported": 2, "unverified": 1, "contradicted": 0}
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    kind: str  # unreachable, recovered, grade, changed, stale, review, flow-failed
-    record_id: str | None
-    title: str
-    body: str
 
 
 def notify_urls(configured: list[str]) -> list[str]:
@@ -69,8 +65,8 @@ def source_alerts(
 ) -> list[Message]:
     """Open, resend, reopen or close each source's alert; the messages to send."""
     messages = []
-    latest = db.latest_alerts(con)
-    for h in db.source_health(con):
+    latest = alert_store.latest_alerts(con)
+    for h in alert_store.source_health(con):
         alert = latest.get((h.record_id, h.source_id))
         is_open = alert is not None and alert.closed_at is None
         if h.consecutive_failures >= after_failures:
@@ -79,29 +75,31 @@ def source_alerts(
                 or alert.last_notified_at is None
                 or (now - alert.last_notified_at >= resend_after)
             )
-            if is_open or (
+            reopens = (
                 alert is not None
                 and alert.closed_at is not None
                 and now - alert.closed_at < resend_after
-            ):
-                db.update_alert(con, alert.alert_id, h, now if due else None, reopen=not is_open)
+            )
+            if alert is not None and (is_open or reopens):
+                alert_store.update_alert(
+                    con, alert.alert_id, h, now if due else None, reopen=not is_open
+                )
                 if due:
                     messages.append(_unreachable(h, alert.opened_at if is_open else now))
             else:
-                db.open_alert(con, h, now, notified=True)
+                alert_store.open_alert(con, h, now, notified=True)
                 messages.append(_unreachable(h, now))
-        elif h.reachable and is_open:
-            assert alert is not None
+        elif h.reachable and alert is not None and is_open:
             owed = alert.notified_open_at is not None and (
                 alert.recovery_sent_at is None or alert.recovery_sent_at < alert.notified_open_at
             )
-            db.close_alert(con, alert.alert_id, now, recovery_sent=owed)
+            alert_store.close_alert(con, alert.alert_id, now, recovery_sent=owed)
             if owed:
                 messages.append(_recovered(h, alert.failures, alert.opened_at, now))
     return messages
 
 
-def _unreachable(h: db.SourceHealth, since: datetime) -> Message:
+def _unreachable(h: SourceHealth, since: datetime) -> Message:
     return Message(
         "unreachable",
         h.record_id,
@@ -114,7 +112,7 @@ def _unreachable(h: db.SourceHealth, since: datetime) -> Message:
     )
 
 
-def _recovered(h: db.SourceHealth, failures: int, since: datetime, now: datetime) -> Message:
+def _recovered(h: SourceHealth, failures: int, since: datetime, now: datetime) -> Message:
     return Message(
         "recovered",
         h.record_id,
@@ -129,14 +127,14 @@ def _recovered(h: db.SourceHealth, failures: int, since: datetime, now: datetime
 
 
 def evidence_messages(
-    before: dict,
-    after: dict,
+    before: EvidenceState,
+    after: EvidenceState,
     quotes: dict[tuple[str, str], str],
     urls: dict[tuple[str, str], str],
 ) -> list[Message]:
     """One message per record per change, comparing states around a grading."""
     messages = []
-    old_records, new_records = before["records"], after["records"]
+    old_records, new_records = before.records, after.records
     for record, (grade, freshness) in new_records.items():
         if record not in old_records:
             continue  # a record seen for the first time has nothing to fall from
@@ -162,8 +160,8 @@ def evidence_messages(
                 )
             )
     changes: dict[str, list[str]] = defaultdict(list)
-    for (record, claim, source), (outcome, values) in after["checks"].items():
-        old = before["checks"].get((record, claim, source))
+    for (record, claim, source), (outcome, values) in after.checks.items():
+        old = before.checks.get((record, claim, source))
         if outcome != "changed" or record not in old_records:
             continue
         if old is not None and old[0] == "changed" and old[1] == values:
@@ -188,8 +186,8 @@ def evidence_messages(
                 f"Record: {record}\n" + "\n".join(lines),
             )
         )
-    for (record, source, _snapshot), reason in after["held"].items():
-        if (record, source, _snapshot) not in before["held"]:
+    for (record, source, _snapshot), reason in after.held.items():
+        if (record, source, _snapshot) not in before.held:
             messages.append(
                 Message(
                     "review",
@@ -226,3 +224,20 @@ def send(url: str, title: str, body: str) -> tuple[bool, str | None]:
     if sender.notify(title=title, body=body):
         return True, None
     return False, f"delivery to {mask_url(url)} failed"
+
+
+def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
+    """on_failure hook of the refresh flow: a crash of the flow itself reaches every
+    notify channel."""
+    params = getattr(flow_run, "parameters", {}) or {}
+    try:
+        settings = load_settings(Path(params.get("config_dir") or "config"))
+        configured = settings.alerts.notify
+    except EvidenceError:
+        configured = []
+    message = getattr(state, "message", None) or "the refresh flow failed"
+    name = getattr(flow_run, "name", "?")
+    for url in notify_urls(configured):
+        ok, error = send(url, f"flow-failed: evidence-refresh run {name}", str(message)[:2000])
+        if not ok:
+            progress(f"could not report the failed run: {error}")

@@ -1,0 +1,1 @@
+"""The `evidence` command line, its rendering and the demo: the layer nothing imports."""

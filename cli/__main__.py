@@ -1,0 +1,5 @@
+"""`python -m cli`: the `evidence` command."""
+
+from cli.main import run
+
+run()

@@ -1,0 +1,81 @@
+"""Claim checks and review holds: the steps between storing pages and grading them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Mapping
+from datetime import datetime
+
+import duckdb
+
+from extractors.claims import match_claim, normalize_text
+from extractors.soft import review_reason
+from extractors.values import ClaimCheck
+from warehouse import pages, store
+from warehouse.rows import CheckRow, PendingCheck, Review
+
+TEXTS_PER_READ = 250  # page texts read from the warehouse at a time
+
+
+def check_claims(
+    con: duckdb.DuckDBPyConnection,
+    known: Mapping[tuple[str, str], ClaimCheck] | None = None,
+    hashes: Collection[str] | None = None,
+) -> int:
+    """Check every claim against each newest snapshot not yet checked; returns checks made.
+
+    `known` holds checks already made by the extraction workers, by (content hash, quote);
+    `hashes` limits the work to snapshots of these pages (one batch of a refresh).
+    """
+    known = known or {}
+    pending = store.pending_checks(con, hashes)
+    if not pending:
+        return 0
+    rows: list[CheckRow] = []
+    by_page: dict[str, list[PendingCheck]] = defaultdict(list)
+    for p in pending:
+        check = known.get((p.content_hash, p.quote))
+        if check is None:
+            by_page[p.content_hash].append(p)
+        else:
+            rows.append(_check_row(p, check))
+    digests = list(by_page)
+    for start in range(0, len(digests), TEXTS_PER_READ):
+        chunk = digests[start : start + TEXTS_PER_READ]
+        texts = pages.page_texts(con, chunk)
+        for digest in chunk:
+            page = normalize_text(texts.get(digest, ""))
+            rows.extend(_check_row(p, match_claim(p.quote, page)) for p in by_page[digest])
+    store.write_checks(con, rows)
+    return len(rows)
+
+
+def _check_row(p: PendingCheck, check: ClaimCheck) -> CheckRow:
+    return CheckRow(
+        record_id=p.record_id,
+        claim_id=p.claim_id,
+        source_id=p.source_id,
+        snapshot_id=p.snapshot_id,
+        quote=p.quote,
+        outcome=check.outcome.value,
+        found_text=check.found_text,
+        found_values=check.found_values,
+    )
+
+
+def review_snapshots(con: duckdb.DuckDBPyConnection, now: datetime) -> list[Review]:
+    """Hold new primary snapshots that lost most of their text or every confirmed claim;
+    returns those held."""
+    reviews = [
+        Review(
+            record_id=c.record_id,
+            source_id=c.source_id,
+            snapshot_id=c.snapshot_id,
+            reason=None
+            if c.previous_id is None
+            else review_reason(c.previous_chars, c.chars, c.previously_confirmed, c.confirmed),
+        )
+        for c in store.review_candidates(con)
+    ]
+    store.write_reviews(con, reviews, now)
+    return [r for r in reviews if r.reason is not None]

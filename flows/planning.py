@@ -1,0 +1,100 @@
+"""What a refresh will do, worked out from the catalog before anything is fetched: the
+catalog's rows for the warehouse, one request per distinct URL, and the quotes each
+URL's page is checked for."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from flows.attempts import FetchRequest
+from flows.config import Catalog, Record
+from warehouse.rows import ClaimRow, RecordRow, SourceRow, SourceState
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A (record, source) that a URL's fetch answers for."""
+
+    record_id: str
+    source_id: str
+
+
+@dataclass
+class Plan:
+    requests: list[FetchRequest]
+    targets: dict[str, list[Target]] = field(default_factory=dict)
+
+
+def catalog_rows(catalog: Catalog) -> tuple[list[RecordRow], list[SourceRow], list[ClaimRow]]:
+    """The catalog as the warehouse stores it."""
+    records: list[RecordRow] = []
+    sources: list[SourceRow] = []
+    claims: list[ClaimRow] = []
+    for record in catalog.records:
+        c = record.config
+        records.append(
+            RecordRow(
+                record_id=c.id,
+                title=c.title,
+                window_s=int(record.window.total_seconds()),
+                fields=tuple((k, "" if v is None else str(v)) for k, v in c.fields.items()),
+                config_file=record.file,
+            )
+        )
+        sources.extend(
+            SourceRow(record_id=c.id, source_id=s.source_id, url=s.url, role=s.role)
+            for s in c.sources
+        )
+        claims.extend(
+            ClaimRow(
+                record_id=c.id,
+                claim_id=cl.id,
+                quote=cl.quote,
+                status=cl.status.value if cl.status else None,
+                source_ids=tuple(cl.sources) if cl.sources is not None else None,
+            )
+            for cl in c.claims
+        )
+    return records, sources, claims
+
+
+def plan_requests(
+    records: Iterable[Record], states: dict[tuple[str, str], SourceState], obey_robots: bool
+) -> Plan:
+    """One request per distinct URL; conditional only when every source of it agrees."""
+    targets: dict[str, list[Target]] = defaultdict(list)
+    obey: dict[str, bool] = {}
+    redirects: dict[str, bool] = {}
+    for record in records:
+        for source in record.config.sources:
+            targets[source.url].append(Target(record.id, source.source_id))
+            wants = obey_robots if source.obey_robots is None else source.obey_robots
+            obey[source.url] = obey.get(source.url, False) or wants
+            redirects[source.url] = redirects.get(source.url, False) or source.expect_redirect
+    requests = []
+    for url, ts in targets.items():
+        known = {states.get((t.record_id, t.source_id)) for t in ts}
+        state = known.pop() if len(known) == 1 else None
+        requests.append(
+            FetchRequest(
+                url=url,
+                etag=state.etag if state else None,
+                last_modified=state.last_modified if state else None,
+                obey_robots=obey[url],
+                expect_redirect=redirects[url],
+            )
+        )
+    return Plan(requests, dict(targets))
+
+
+def quotes_by_url(records: Iterable[Record]) -> dict[str, tuple[str, ...]]:
+    """By URL: the quotes of every claim that one of its sources is checked for."""
+    out: dict[str, dict[str, None]] = defaultdict(dict)
+    for record in records:
+        for source in record.config.sources:
+            for claim in record.config.claims:
+                if claim.sources is None or source.source_id in claim.sources:
+                    out[source.url][claim.quote] = None
+    return {url: tuple(quotes) for url, quotes in out.items()}

@@ -1,0 +1,140 @@
+"""The refresh flow's Prefect tasks: few and coarse, each a batch or a whole step.
+
+Parameters and results go through `Sealed`, so that Prefect does not walk a batch's
+requests, attempts and quotes looking for futures to wait on.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from prefect import task
+from prefect.cache_policies import NONE
+
+from flows import clock
+from flows.alerting import (
+    channel_key,
+    evidence_messages,
+    mask_url,
+    notify_urls,
+    send,
+    source_alerts,
+)
+from flows.attempts import Attempt, FetchLimits, FetchRequest
+from flows.checks import check_claims, review_snapshots
+from flows.config import AlertSettings
+from flows.console import progress
+from flows.extraction import extract_batch
+from flows.fetch import fetch_batch
+from flows.worker import Extracted
+from warehouse import alerts as alert_store
+from warehouse import store
+from warehouse.db import session
+from warehouse.store import transaction
+
+T = TypeVar("T")
+
+
+class Sealed(Generic[T]):
+    """A task parameter or result handed over as one opaque value."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: T) -> None:
+        self.value = value
+
+    def take(self) -> T:
+        """The value, handed over: the wrapper keeps nothing (Prefect may keep the wrapper,
+        as a finished task's parameter or result, for as long as the flow runs)."""
+        value = self.value
+        self.value = None  # type: ignore[assignment]  # emptied on purpose, never read again
+        return value
+
+
+@task(
+    name="fetch-sources",
+    cache_policy=NONE,
+    retries=1,
+    retry_delay_seconds=5,
+    cache_result_in_memory=False,
+)
+def fetch_sources(
+    requests: Sealed[list[FetchRequest]], limits: FetchLimits
+) -> Sealed[dict[str, list[Attempt]]]:
+    """One batch, in a task thread (no task timeout there: each attempt has its own limit)."""
+    return Sealed(fetch_batch(requests.value, limits, clock.now))
+
+
+ExtractInput = tuple[list[Attempt], set[str], dict[str, tuple[str, ...]]]
+
+
+@task(name="extract-pages", cache_policy=NONE, retries=1, cache_result_in_memory=False)
+def extract_pages(batch: Sealed[ExtractInput]) -> Sealed[list[Extracted]]:
+    """Read each new page (attempts, wanted hashes, quotes by URL), and check its claims
+    while it is in hand (process pool)."""
+    attempts, wanted, quotes = batch.value
+    extracted = extract_batch(attempts, wanted, quotes)
+    batch.take()  # the bodies, let go once read (kept until then for a retry)
+    return Sealed(extracted)
+
+
+@task(
+    name="check-and-grade",
+    cache_policy=NONE,
+    retries=2,
+    retry_delay_seconds=2,
+    timeout_seconds=1800,
+)
+def check_and_grade(db_path: Path) -> tuple[int, Sealed[alert_store.EvidenceState]]:
+    """Check claims, hold suspect pages, grade; returns checks made and the state before."""
+    now = clock.now()
+    with session(db_path, now=now) as con:
+        before = alert_store.evidence_state(con)
+        made = check_claims(con)
+        held = review_snapshots(con, now)
+        if held:
+            made += check_claims(con)  # the snapshots that count again may need checks
+        store.grade_all(con)
+    for review in held:
+        progress(
+            f"holding the new page of {review.record_id}/{review.source_id} for review: "
+            f"{review.reason}"
+        )
+    return made, Sealed(before)
+
+
+@task(name="send-alerts", cache_policy=NONE, timeout_seconds=600)
+def send_alerts(
+    db_path: Path, settings: AlertSettings, before: Sealed[alert_store.EvidenceState]
+) -> int:
+    """Open, resend and close alerts; deliver new and owed messages; returns messages sent."""
+    now = clock.now()
+    urls = notify_urls(settings.notify)
+    channels = [(channel_key(u), mask_url(u)) for u in urls]
+    with session(db_path, now=now) as con:
+        with transaction(con):
+            messages = source_alerts(con, settings.after_failures, settings.resend_after, now)
+            after = alert_store.evidence_state(con)
+            messages += evidence_messages(
+                before.value,
+                after,
+                alert_store.quotes_by_claim(con),
+                alert_store.source_urls(con),
+            )
+            alert_store.enqueue(con, messages, channels, now)
+        pending = alert_store.unsent(con, [key for key, _ in channels])
+    by_key = {channel_key(u): u for u in urls}
+    results = [(o.notification_id, *send(by_key[o.channel], o.title, o.body)) for o in pending]
+    with session(db_path, now=now) as con:
+        alert_store.mark_delivery(con, results, now)
+    failed: dict[str, int] = defaultdict(int)
+    for (_, ok, error), out in zip(results, pending, strict=True):
+        if not ok:
+            failed[error or mask_url(by_key[out.channel])] += 1
+    for error, count in failed.items():
+        progress(f"{count} alert message(s) not delivered: {error}; retried next run")
+    if messages and not urls:
+        progress(f"{len(messages)} alert(s) raised; no notify URL set (alerts.notify)")
+    return sum(ok for _, ok, _ in results)

@@ -1,0 +1,89 @@
+"""One refresh per database: an OS file lock beside it, released by the kernel if the
+holder dies."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from warehouse.errors import RefreshRunning
+
+# Locks this process holds, by lock file: taking one again is a no-op, so that the CLI can
+# hold the lock from before Prefect starts while the flow it runs takes it as well.
+_held: dict[Path, int] = {}
+_held_guard = threading.Lock()
+
+
+def lock_path(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + ".lock")
+
+
+@contextmanager
+def refresh_lock(db_path: Path) -> Iterator[None]:
+    """Hold `<db>.lock` for the block; RefreshRunning at once if another process holds it."""
+    key = lock_path(db_path).absolute()
+    with _held_guard:
+        if key in _held:
+            _held[key] += 1
+            nested = True
+        else:
+            nested = False
+    if nested:
+        try:
+            yield
+        finally:
+            with _held_guard:
+                _held[key] -= 1
+        return
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(key, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise _running(db_path, fd) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        with _held_guard:
+            _held[key] = 1
+        try:
+            yield
+        finally:
+            with _held_guard:
+                del _held[key]
+            os.ftruncate(fd, 0)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def ensure_no_refresh(db_path: Path) -> None:
+    """Fail fast when another process holds the lock now.
+
+    Creates nothing: without a lock file no refresh is running. Only a hint: the lock
+    itself is what keeps a second refresh out.
+    """
+    path = lock_path(db_path)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise _running(db_path, fd) from None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def _running(db_path: Path, fd: int) -> RefreshRunning:
+    holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+    return RefreshRunning(
+        f"a refresh is already running on {db_path} (pid {holder}); wait for it to finish"
+    )

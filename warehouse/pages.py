@@ -1,0 +1,139 @@
+"""Pages: each distinct body once, compressed, with the text, figures and statuses read
+from it. Snapshots and claim checks point at a page by its content hash."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import duckdb
+
+from warehouse.db import insert_rows, rows_as, transaction
+from warehouse.rows import PageRow, StoredBody
+
+
+def missing_pages(
+    con: duckdb.DuckDBPyConnection, hashes: Iterable[str], extractor_version: str
+) -> set[str]:
+    """The hashes with no stored extraction of this extractor version."""
+    wanted = sorted(set(hashes))
+    if not wanted:
+        return set()
+    have = con.execute(
+        "SELECT content_hash FROM store.pages "
+        "WHERE list_contains(?, content_hash) AND extractor_version = ?",
+        [wanted, extractor_version],
+    ).fetchall()
+    return set(wanted) - {h for (h,) in have}
+
+
+def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> None:
+    if not pages:
+        return
+    hashes = [p.content_hash for p in pages]
+    for table in ("store.pages", "store.page_numbers", "store.page_statuses"):
+        con.execute(f"DELETE FROM {table} WHERE list_contains(?, content_hash)", [hashes])  # noqa: S608
+    insert_rows(
+        con,
+        "store.pages",
+        [
+            {
+                "content_hash": p.content_hash,
+                "body": p.body_z,
+                "bytes": p.size,
+                "content_type": p.content_type,
+                "encoding": p.encoding,
+                "title": p.title,
+                "text": p.text,
+                "extractor_version": p.extractor_version,
+            }
+            for p in pages
+        ],
+        per=25,  # compressed bodies: a few MB a statement
+    )
+    insert_rows(
+        con,
+        "store.page_numbers",
+        [
+            {
+                "content_hash": p.content_hash,
+                "position": i,
+                "kind": n.kind.value,
+                "value": n.value,
+                "value_end": n.value_end,
+                "unit": n.unit,
+                "currency": n.currency,
+                "qualifier": n.qualifier,
+                "date_from": n.date_from,
+                "date_to": n.date_to,
+                "raw": n.raw,
+                "sentence": n.sentence,
+            }
+            for p in pages
+            for i, n in enumerate(p.numbers)
+        ],
+    )
+    insert_rows(
+        con,
+        "store.page_statuses",
+        [
+            {
+                "content_hash": p.content_hash,
+                "position": i,
+                "status": s.status.value,
+                "phrase": s.phrase,
+                "sentence": s.sentence,
+            }
+            for p in pages
+            for i, s in enumerate(p.statuses)
+        ],
+    )
+
+
+def stale_pages(
+    con: duckdb.DuckDBPyConnection, extractor_version: str, everything: bool = False
+) -> list[str]:
+    """Hashes of stored pages read by another extractor version (or all of them)."""
+    rows = con.execute(
+        "SELECT content_hash FROM store.pages WHERE ? OR extractor_version <> ? "
+        "ORDER BY content_hash",
+        [everything, extractor_version],
+    ).fetchall()
+    return [h for (h,) in rows]
+
+
+def stored_bodies(con: duckdb.DuckDBPyConnection, hashes: Sequence[str]) -> list[StoredBody]:
+    """Each page's compressed body, with the URL and time it was first fetched."""
+    return rows_as(
+        StoredBody,
+        con.execute(
+            "SELECT p.content_hash, p.body AS body_z, p.content_type, p.encoding,"
+            " min(s.fetched_at) AS fetched_at, arg_min(s.url, s.fetched_at) AS url"
+            " FROM store.pages p JOIN store.snapshots s USING (content_hash)"
+            " WHERE list_contains(?, p.content_hash) GROUP BY ALL",
+            [list(hashes)],
+        ),
+    )
+
+
+def replace_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> None:
+    """New extractions of stored pages; their claim checks are dropped to be made again."""
+    with transaction(con):
+        write_pages(con, pages)
+        con.execute(
+            "DELETE FROM store.checks WHERE snapshot_id IN (SELECT snapshot_id FROM "
+            "store.snapshots WHERE list_contains(?, content_hash))",
+            [[p.content_hash for p in pages]],
+        )
+
+
+def page_texts(con: duckdb.DuckDBPyConnection, hashes: Iterable[str]) -> dict[str, str]:
+    """The main text of each of these pages, by content hash."""
+    wanted = sorted(set(hashes))
+    if not wanted:
+        return {}
+    rows = con.execute(
+        "SELECT content_hash, coalesce(text, '') FROM store.pages "
+        "WHERE list_contains(?, content_hash)",
+        [wanted],
+    ).fetchall()
+    return dict(rows)
