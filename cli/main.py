@@ -13,13 +13,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import duckdb
-
 from cli.render import as_csv, as_json, summary_table, table
 from flows import clock
 from flows.config import Catalog, Settings, config_dir_from, load_catalog, load_settings, resolve_db
 from warehouse import queries
-from warehouse.db import connect
+from warehouse.db import Connection, connect
 from warehouse.errors import EvidenceError
 from warehouse.lock import ensure_no_refresh
 
@@ -120,7 +118,7 @@ def _db_for_reading(args: argparse.Namespace) -> Path:
     return resolve_db(args.db, settings)
 
 
-def _read(args: argparse.Namespace) -> duckdb.DuckDBPyConnection:
+def _read(args: argparse.Namespace) -> Connection:
     return connect(_db_for_reading(args), read_only=True, now=clock.now())
 
 
@@ -167,13 +165,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_sql(args: argparse.Namespace) -> int:
     con = _read(args)
     try:
-        queries.lock_down(con)
-        columns, rows = queries.run_query(con, args.query)
-    except duckdb.Error as e:
-        message = str(e).strip().splitlines()[0]
-        if "read-only" in message or "read only" in message:
-            message += " (evidence sql is read-only)"
-        raise EvidenceError(f"sql error: {message}") from None
+        columns, rows = queries.run_user_query(con, args.query)
     finally:
         con.close()
     if args.format == "json":

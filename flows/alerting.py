@@ -23,12 +23,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import duckdb
-
 from flows.config import load_settings
 from flows.console import progress
 from warehouse import alerts as alert_store
 from warehouse.alerts import EvidenceState, Message, SourceHealth
+from warehouse.db import Connection
 from warehouse.errors import EvidenceError
 
 GRADE_RANK = {"documented": 3, "reported": 2, "unverified": 1, "contradicted": 0}
@@ -61,7 +60,7 @@ def channel_key(url: str) -> str:
 
 
 def source_alerts(
-    con: duckdb.DuckDBPyConnection, after_failures: int, resend_after: timedelta, now: datetime
+    con: Connection, after_failures: int, resend_after: timedelta, now: datetime
 ) -> list[Message]:
     """Open, resend, reopen or close each source's alert; the messages to send."""
     messages = []

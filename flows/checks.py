@@ -6,19 +6,18 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping
 from datetime import datetime
 
-import duckdb
-
 from extractors.claims import match_claim, normalize_text
 from extractors.soft import review_reason
 from extractors.values import ClaimCheck
 from warehouse import pages, store
+from warehouse.db import Connection
 from warehouse.rows import CheckRow, PendingCheck, Review
 
 TEXTS_PER_READ = 250  # page texts read from the warehouse at a time
 
 
 def check_claims(
-    con: duckdb.DuckDBPyConnection,
+    con: Connection,
     known: Mapping[tuple[str, str], ClaimCheck] | None = None,
     hashes: Collection[str] | None = None,
 ) -> int:
@@ -63,7 +62,7 @@ def _check_row(p: PendingCheck, check: ClaimCheck) -> CheckRow:
     )
 
 
-def review_snapshots(con: duckdb.DuckDBPyConnection, now: datetime) -> list[Review]:
+def review_snapshots(con: Connection, now: datetime) -> list[Review]:
     """Hold new primary snapshots that lost most of their text or every confirmed claim;
     returns those held."""
     reviews = [

@@ -26,6 +26,7 @@ READ_WAIT_S = 5.0  # how long a reader waits for a writer's lock before giving u
 # (the grade tables, replaced each run). bench/checkpoint.py shows the difference.
 NO_VACUUM = "SET max_vacuum_tasks = 0"
 ROWS_PER_INSERT = 2000
+Connection = duckdb.DuckDBPyConnection  # for layers above, which never import duckdb
 Row = TypeVar("Row", bound="DataclassInstance")
 _LOCK_WORDS = ("Could not set lock", "Conflicting lock", "lock on file")
 

@@ -5,7 +5,8 @@ EvidenceError                 anything the CLI turns into one line and exit 2
 ├── RefreshRunning            a refresh already runs on this database
 └── WarehouseError            the database cannot be used as asked
     ├── WarehouseBusy         another process holds DuckDB's write lock
-    └── WarehouseMissing      no database yet at the path
+    ├── WarehouseMissing      no database yet at the path
+    └── QueryError            a user's query (`evidence sql`) failed
 
 They live in the lowest layer that raises any of them, so that every layer above
 can raise and catch them without importing upward. A failing *source* is not an
@@ -43,3 +44,7 @@ class WarehouseBusy(WarehouseError):
 
 class WarehouseMissing(WarehouseError):
     """There is no database at the path yet."""
+
+
+class QueryError(WarehouseError):
+    """A user's query failed: DuckDB's own first line, as the user needs it."""

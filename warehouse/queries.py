@@ -7,6 +7,7 @@ from typing import Any
 import duckdb
 
 from warehouse.db import sql_file
+from warehouse.errors import QueryError
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
 
@@ -18,17 +19,24 @@ def run(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> Result:
 
 
 def run_query(con: duckdb.DuckDBPyConnection, query: str) -> Result:
-    """A user's query, as typed (the CLI runs it on a locked-down read-only connection)."""
     cur = con.execute(query)
     if cur.description is None:
         return [], []
     return [d[0] for d in cur.description], cur.fetchall()
 
 
-def lock_down(con: duckdb.DuckDBPyConnection) -> None:
-    """No files, no ATTACH, no settings changes: `evidence sql` only reads the warehouse."""
-    con.execute("SET enable_external_access = false")
-    con.execute("SET lock_configuration = true")
+def run_user_query(con: duckdb.DuckDBPyConnection, query: str) -> Result:
+    """A user's query, as typed, on a connection that may only read the warehouse (no
+    files, no ATTACH, no settings changes); a failure is a QueryError of one line."""
+    try:
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+        return run_query(con, query)
+    except duckdb.Error as e:
+        message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        if "read-only" in message or "read only" in message:
+            message += " (evidence sql is read-only)"
+        raise QueryError(f"sql error: {message}") from None
 
 
 def status(con: duckdb.DuckDBPyConnection) -> Result:
