@@ -12,7 +12,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from prefect import Flow, flow
-from prefect.states import Cancelled, State
+from prefect.states import Cancelled
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows import clock
@@ -32,7 +32,7 @@ from warehouse.lock import refresh_lock
 @flow(name="evidence-refresh", log_prints=False, on_failure=[notify_flow_failure])
 def refresh_flow(
     config_dir: str = "config", db_path: str | None = None, record_ids: list[str] | None = None
-) -> list[dict] | State:
+) -> list[dict]:
     """Fetch, snapshot, extract, check and grade every (or each named) record.
 
     Returns one summary row per record; a Cancelled state, without touching anything,
@@ -46,7 +46,8 @@ def refresh_flow(
             held.enter_context(refresh_lock(db))
         except RefreshRunning as e:
             progress(str(e))
-            return Cancelled(message=str(e))
+            # Prefect ends the run in the state a flow returns: cancelled, not failed.
+            return Cancelled(message=str(e))  # type: ignore[return-value]
         run_id = uuid.uuid4().hex
         # 1. Store the catalog as loaded; plan one request per distinct URL.
         with session(db, now=clock.now()) as con:
@@ -95,7 +96,10 @@ def task_runner_for(settings: Settings, config_dir: Path) -> TaskRunner:
     return ThreadPoolTaskRunner(max_workers=4)
 
 
-def configured_flow(settings: Settings, config_dir: Path) -> Flow:
+RefreshFlow = Flow[[str, str | None, list[str] | None], list[dict]]
+
+
+def configured_flow(settings: Settings, config_dir: Path) -> RefreshFlow:
     """The refresh flow with the task runner the settings ask for."""
     runner = task_runner_for(settings, config_dir)
     # Prefect types TaskRunner as invariant in its future type; it takes any runner.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from flows.config import load_catalog
 from flows.prefect_server import configure_prefect
-from warehouse.errors import RefreshRunning
+from warehouse.errors import EvidenceError
 from warehouse.lock import refresh_lock
 
 
@@ -32,7 +32,7 @@ def run_refresh(
             flow = configured_flow(catalog.settings, catalog.config_dir)
             start_workers()  # they import the extractors while the server starts
             api.wait()
-            rows = flow(str(catalog.config_dir), str(db), record_ids)
-    if not isinstance(rows, list):  # a Cancelled state: cannot happen while we hold the lock
-        raise RefreshRunning(f"the refresh of {db} did not run: {rows}")
-    return rows
+            state = flow(str(catalog.config_dir), str(db), record_ids, return_state=True)
+    if state.is_cancelled():  # cancelled from Prefect's side: the run did not complete
+        raise EvidenceError(state.message or f"the refresh of {db} was cancelled")
+    return state.result()  # a crash raises here, as it was raised in the flow

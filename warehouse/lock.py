@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,6 +17,7 @@ from warehouse.errors import RefreshRunning
 # hold the lock from before Prefect starts while the flow it runs takes it as well.
 _held: dict[Path, int] = {}
 _held_guard = threading.Lock()
+PID_WAIT_S = 1.0
 
 
 def lock_path(db_path: Path) -> Path:
@@ -83,7 +85,13 @@ def ensure_no_refresh(db_path: Path) -> None:
 
 
 def _running(db_path: Path, fd: int) -> RefreshRunning:
-    holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+    # The holder writes its pid just after it takes the lock: a moment to wait for it.
+    deadline = time.monotonic() + PID_WAIT_S
+    while not (holder := os.pread(fd, 32, 0).decode(errors="replace").strip()):
+        if time.monotonic() > deadline:
+            holder = "unknown"
+            break
+        time.sleep(0.01)
     return RefreshRunning(
         f"a refresh is already running on {db_path} (pid {holder}); wait for it to finish"
     )

@@ -55,3 +55,77 @@ def test_second_refresh_exits_at_once_and_reads_never_break(web: WebServer, tmp_
     finally:
         _, err = first.communicate(timeout=300)
     assert first.returncode == 0, err
+
+
+ROUNDS = 6
+
+
+def _with_notify(config: Path, web: WebServer) -> None:
+    """Alerts to the test server, so that a flow-failed message would be seen."""
+    settings = config / "settings.yaml"
+    port = web.base.rsplit(":", 1)[1]
+    settings.write_text(
+        settings.read_text() + f'alerts: {{notify: ["json://127.0.0.1:{port}/hook"]}}\n'
+    )
+
+
+@pytest.mark.slow
+def test_two_refreshes_started_at_the_same_instant(web: WebServer, tmp_path: Path) -> None:
+    """Both pass the quick check before Prefect starts; the lock decides, every time."""
+    config = write_catalog(tmp_path, web, 10, delay_s=0.3)
+    _with_notify(config, web)
+    db = tmp_path / "w.duckdb"
+    for round_ in range(ROUNDS):
+        pair = [start_refresh(config), start_refresh(config)]
+        results = [(p, *p.communicate(timeout=300)) for p in pair]
+        codes = sorted(p.returncode for p, _, _ in results)
+        assert codes == [0, 2], (round_, [err[-2000:] for _, _, err in results])
+        (winner, out, _), (loser, lost_out, lost_err) = sorted(
+            results, key=lambda r: r[0].returncode
+        )
+        assert "record" in out and lost_out == ""
+        assert lost_err.strip() == (
+            f"evidence: a refresh is already running on {db} (pid {winner.pid}); "
+            "wait for it to finish"
+        ), (round_, lost_err)
+    assert not [body for _, body in web.posts if b"flow-failed" in body]
+
+
+@pytest.mark.slow
+def test_a_flow_that_finds_the_database_taken_is_cancelled_quietly(
+    prefect_harness: None, web: WebServer, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A scheduled run (serve) takes the lock inside the flow: it ends cancelled, with one
+    line and no flow-failed alert, and touches nothing."""
+    from flows.refresh import refresh_flow
+
+    config = write_catalog(tmp_path, web, 5)
+    _with_notify(config, web)
+    db = tmp_path / "w.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(db)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        capfd.readouterr()
+        state = refresh_flow(str(config), str(db), None, return_state=True)
+        err = capfd.readouterr().err
+    finally:
+        holder.kill()
+        holder.wait()
+    assert state.is_cancelled()
+    message = f"a refresh is already running on {db} (pid {holder.pid}); wait for it to finish"
+    assert state.message == message
+    assert f"evidence: {message}" in err and "Traceback" not in err
+    assert not db.exists() and web.hits.total() == 0
+    assert not [body for _, body in web.posts if b"flow-failed" in body]
+
+
+_HOLD_LOCK = """
+import sys, time
+from pathlib import Path
+from warehouse.lock import refresh_lock
+with refresh_lock(Path(sys.argv[1])):
+    print("held", flush=True)
+    time.sleep(120)
+"""
