@@ -3,19 +3,21 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+UV_VERSION := 0.13.9
+UV := $(BIN)/uv
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 
-.PHONY: all demo test lint bench clean
+.PHONY: all demo test lint check bench lock clean
 
 all: $(STAMP)
 
-# pip 23 installs trafilatura without lxml_html_clean; uv (or a current pip) does it right.
-$(STAMP): pyproject.toml
+# The versions CI tested, from requirements.lock (hashes checked); then the project itself.
+$(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip uv
-	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]' \
-	  || $(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(UV) pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
+	$(UV) pip install --quiet --compile-bytecode --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -25,11 +27,20 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check flows extractors warehouse tests bench
-	$(BIN)/ruff format --check flows extractors warehouse tests bench
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+# What CI runs: the checks, then the tests.
+check: lint test
 
 bench: $(STAMP)
 	$(BIN)/python bench/refresh.py --sources 500
 
+# After a change to the dependencies in pyproject.toml: pin them again.
+lock: $(STAMP)
+	$(UV) pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes \
+	  --no-header --quiet -o requirements.lock
+
 clean:
-	rm -rf $(VENV) data .pytest_cache
+	rm -rf $(VENV) data .pytest_cache .mypy_cache .ruff_cache

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import lxml.html
 import trafilatura
 import trafilatura.utils
-from bs4 import BeautifulSoup, NavigableString, Tag
+from bs4 import BeautifulSoup, NavigableString, PageElement, Tag
 from bs4.exceptions import ParserRejectedMarkup
 from lxml import etree
 
@@ -134,14 +135,14 @@ def _fallback_text(html: str) -> str:
 def _walk(root: Tag, out: list[str]) -> None:
     """Text in document order with line breaks at blocks; a stack, not recursion, so that
     100,000 levels of nesting are just a long walk."""
-    stack: list[object] = [iter(root.children)]
+    stack: list[Iterator[PageElement] | str] = [iter(root.children)]
     while stack:
         top = stack[-1]
         if isinstance(top, str):  # a closing marker
             stack.pop()
             out.append(top)
             continue
-        child = next(top, None)  # type: ignore[call-overload]
+        child = next(top, None)
         if child is None:
             stack.pop()
         elif isinstance(child, NavigableString):

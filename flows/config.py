@@ -11,6 +11,7 @@ import difflib
 import hashlib
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -307,8 +308,8 @@ def _check_record(record: RecordConfig, path: Path, lines: Lines, prefix: tuple)
                 )
 
 
-def _did_you_mean(word: str, choices: object) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)  # type: ignore[call-overload]
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 

@@ -46,7 +46,8 @@ def refresh_flow(
             held.enter_context(refresh_lock(db))
         except RefreshRunning as e:
             progress(str(e))
-            # Prefect ends the run in the state a flow returns: cancelled, not failed.
+            # Prefect ends the run in the state a flow returns: cancelled, not failed. Its
+            # flow types know results only, not states.
             return Cancelled(message=str(e))  # type: ignore[return-value]
         run_id = uuid.uuid4().hex
         # 1. Store the catalog as loaded; plan one request per distinct URL.

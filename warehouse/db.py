@@ -87,9 +87,15 @@ def connect(
 
 
 @contextmanager
-def session(path: str | Path, **kwargs: object) -> Iterator[duckdb.DuckDBPyConnection]:
+def session(
+    path: str | Path,
+    *,
+    read_only: bool = False,
+    now: datetime | None = None,
+    wait_s: float | None = None,
+) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection closed on exit (a writer holds the lock only this long)."""
-    con = connect(path, **kwargs)  # type: ignore[arg-type]
+    con = connect(path, read_only=read_only, now=now, wait_s=wait_s)
     try:
         yield con
     finally:

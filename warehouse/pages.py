@@ -31,6 +31,7 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
         return
     hashes = [p.content_hash for p in pages]
     for table in ("store.pages", "store.page_numbers", "store.page_statuses"):
+        # the table names are ours, never input: only the hashes are values
         con.execute(f"DELETE FROM {table} WHERE list_contains(?, content_hash)", [hashes])  # noqa: S608
     insert_rows(
         con,

@@ -217,6 +217,7 @@ def _ids(con: duckdb.DuckDBPyConnection, sequence: str, count: int) -> list[int]
     """`count` fresh values of a sequence in one query."""
     if count == 0:
         return []
+    # nextval takes the sequence's name as a constant; the names are ours, never input
     rows = con.execute(f"SELECT nextval('{sequence}') FROM range(?)", [count]).fetchall()  # noqa: S608
     return [r[0] for r in rows]
 
