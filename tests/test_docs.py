@@ -46,3 +46,12 @@ def test_every_view_is_in_the_readme_and_the_migrations() -> None:
     for view in VIEWS:
         assert f"`{view}`" in README, view
         assert re.search(rf"CREATE VIEW {view}\b", sql), view
+
+
+def test_every_path_the_readme_names_exists() -> None:
+    named = set(
+        re.findall(r"`((?:cli|flows|extractors|warehouse|bench|tests|demo)/[\w./]*)`", README)
+    )
+    assert len(named) > 20  # the layout tables name most modules
+    missing = sorted(p for p in named if not (ROOT / p).exists())
+    assert not missing, f"the README names files that do not exist: {missing}"
