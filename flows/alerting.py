@@ -23,11 +23,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flows.config import load_settings
+from flows.config import AlertSettings, load_settings
 from flows.console import progress
-from warehouse import alerts as alert_store
+from warehouse import alerts
 from warehouse.alerts import EvidenceState, Message, SourceHealth
-from warehouse.db import Connection
+from warehouse.db import Connection, session, transaction
 from warehouse.errors import EvidenceError
 
 GRADE_RANK = {"documented": 3, "reported": 2, "unverified": 1, "contradicted": 0}
@@ -64,8 +64,8 @@ def source_alerts(
 ) -> list[Message]:
     """Open, resend, reopen or close each source's alert; the messages to send."""
     messages = []
-    latest = alert_store.latest_alerts(con)
-    for h in alert_store.source_health(con):
+    latest = alerts.latest_alerts(con)
+    for h in alerts.source_health(con):
         alert = latest.get((h.record_id, h.source_id))
         is_open = alert is not None and alert.closed_at is None
         if h.consecutive_failures >= after_failures:
@@ -80,19 +80,19 @@ def source_alerts(
                 and now - alert.closed_at < resend_after
             )
             if alert is not None and (is_open or reopens):
-                alert_store.update_alert(
+                alerts.update_alert(
                     con, alert.alert_id, h, now if due else None, reopen=not is_open
                 )
                 if due:
                     messages.append(_unreachable(h, alert.opened_at if is_open else now))
             else:
-                alert_store.open_alert(con, h, now, notified=True)
+                alerts.open_alert(con, h, now, notified=True)
                 messages.append(_unreachable(h, now))
         elif h.reachable and alert is not None and is_open:
             owed = alert.notified_open_at is not None and (
                 alert.recovery_sent_at is None or alert.recovery_sent_at < alert.notified_open_at
             )
-            alert_store.close_alert(con, alert.alert_id, now, recovery_sent=owed)
+            alerts.close_alert(con, alert.alert_id, now, recovery_sent=owed)
             if owed:
                 messages.append(_recovered(h, alert.failures, alert.opened_at, now))
     return messages
@@ -210,6 +210,37 @@ def _sources(record: str, urls: dict[tuple[str, str], str]) -> str:
 
 
 # --- delivery ---------------------------------------------------------------
+
+
+def raise_and_deliver(
+    db_path: Path, settings: AlertSettings, before: EvidenceState, now: datetime
+) -> int:
+    """Open, resend and close alerts, compare the evidence with `before`, queue every
+    message for every channel, and deliver what is owed; returns messages delivered."""
+    urls = notify_urls(settings.notify)
+    channels = [(channel_key(u), mask_url(u)) for u in urls]
+    with session(db_path, now=now) as con:
+        with transaction(con):
+            messages = source_alerts(con, settings.after_failures, settings.resend_after, now)
+            after = alerts.evidence_state(con)
+            messages += evidence_messages(
+                before, after, alerts.quotes_by_claim(con), alerts.source_urls(con)
+            )
+            alerts.enqueue(con, messages, channels, now)
+        pending = alerts.unsent(con, [key for key, _ in channels])
+    by_key = {channel_key(u): u for u in urls}
+    results = [(o.notification_id, *send(by_key[o.channel], o.title, o.body)) for o in pending]
+    with session(db_path, now=now) as con:
+        alerts.mark_delivery(con, results, now)
+    failed: dict[str, int] = defaultdict(int)
+    for (_, ok, error), out in zip(results, pending, strict=True):
+        if not ok:
+            failed[error or mask_url(by_key[out.channel])] += 1
+    for error, count in failed.items():
+        progress(f"{count} alert message(s) not delivered: {error}; retried next run")
+    if messages and not urls:
+        progress(f"{len(messages)} alert(s) raised; no notify URL set (alerts.notify)")
+    return sum(ok for _, ok, _ in results)
 
 
 def send(url: str, title: str, body: str) -> tuple[bool, str | None]:

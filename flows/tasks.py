@@ -6,7 +6,6 @@ requests, attempts and quotes looking for futures to wait on.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -14,14 +13,7 @@ from prefect import task
 from prefect.cache_policies import NONE
 
 from flows import clock
-from flows.alerting import (
-    channel_key,
-    evidence_messages,
-    mask_url,
-    notify_urls,
-    send,
-    source_alerts,
-)
+from flows.alerting import raise_and_deliver
 from flows.attempts import Attempt, FetchLimits, FetchRequest
 from flows.checks import check_claims, review_snapshots
 from flows.config import AlertSettings
@@ -29,10 +21,9 @@ from flows.console import progress
 from flows.extraction import extract_batch
 from flows.fetch import fetch_batch
 from flows.worker import Extracted
-from warehouse import alerts as alert_store
 from warehouse import store
+from warehouse.alerts import EvidenceState, evidence_state
 from warehouse.db import session
-from warehouse.store import transaction
 
 T = TypeVar("T")
 
@@ -87,11 +78,11 @@ def extract_pages(batch: Sealed[ExtractInput]) -> Sealed[list[Extracted]]:
     retry_delay_seconds=2,
     timeout_seconds=1800,
 )
-def check_and_grade(db_path: Path) -> tuple[int, Sealed[alert_store.EvidenceState]]:
+def check_and_grade(db_path: Path) -> tuple[int, Sealed[EvidenceState]]:
     """Check claims, hold suspect pages, grade; returns checks made and the state before."""
     now = clock.now()
     with session(db_path, now=now) as con:
-        before = alert_store.evidence_state(con)
+        before = evidence_state(con)
         made = check_claims(con)
         held = review_snapshots(con, now)
         if held:
@@ -106,35 +97,6 @@ def check_and_grade(db_path: Path) -> tuple[int, Sealed[alert_store.EvidenceStat
 
 
 @task(name="send-alerts", cache_policy=NONE, timeout_seconds=600)
-def send_alerts(
-    db_path: Path, settings: AlertSettings, before: Sealed[alert_store.EvidenceState]
-) -> int:
+def send_alerts(db_path: Path, settings: AlertSettings, before: Sealed[EvidenceState]) -> int:
     """Open, resend and close alerts; deliver new and owed messages; returns messages sent."""
-    now = clock.now()
-    urls = notify_urls(settings.notify)
-    channels = [(channel_key(u), mask_url(u)) for u in urls]
-    with session(db_path, now=now) as con:
-        with transaction(con):
-            messages = source_alerts(con, settings.after_failures, settings.resend_after, now)
-            after = alert_store.evidence_state(con)
-            messages += evidence_messages(
-                before.value,
-                after,
-                alert_store.quotes_by_claim(con),
-                alert_store.source_urls(con),
-            )
-            alert_store.enqueue(con, messages, channels, now)
-        pending = alert_store.unsent(con, [key for key, _ in channels])
-    by_key = {channel_key(u): u for u in urls}
-    results = [(o.notification_id, *send(by_key[o.channel], o.title, o.body)) for o in pending]
-    with session(db_path, now=now) as con:
-        alert_store.mark_delivery(con, results, now)
-    failed: dict[str, int] = defaultdict(int)
-    for (_, ok, error), out in zip(results, pending, strict=True):
-        if not ok:
-            failed[error or mask_url(by_key[out.channel])] += 1
-    for error, count in failed.items():
-        progress(f"{count} alert message(s) not delivered: {error}; retried next run")
-    if messages and not urls:
-        progress(f"{len(messages)} alert(s) raised; no notify URL set (alerts.notify)")
-    return sum(ok for _, ok, _ in results)
+    return raise_and_deliver(db_path, settings, before.value, clock.now())

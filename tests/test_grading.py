@@ -51,36 +51,36 @@ class Warehouse:
         outcome: str = "ok",
         body: str = "v1",
         via: str = "live",
-        evidence_at: datetime | None = None,
+        fetched_at: datetime | None = None,
         record: str = "r",
     ) -> int | None:
         self.runs += 1
         digest = f"{source}-{body}"
         raw = body.encode()
         page = PageRow(
-            digest,
-            zlib.compress(raw),
-            len(raw),
-            "text/html",
-            "utf-8",
-            None,
-            body,
-            EXTRACTOR_VERSION,
-            (),
-            (),
+            content_hash=digest,
+            body_z=zlib.compress(raw),
+            size=len(raw),
+            content_type="text/html",
+            encoding="utf-8",
+            title=None,
+            text=body,
+            extractor_version=EXTRACTOR_VERSION,
+            numbers=(),
+            statuses=(),
         )
         row = FetchRow(
-            record,
-            source,
-            f"https://example.org/{source}",
-            at,
-            5,
-            outcome,
-            200 if outcome == "ok" else (304 if outcome == "not_modified" else 503),
-            None if outcome in ("ok", "not_modified") else "HTTP 503",
-            via,
-            evidence_at or at,
-            digest if outcome == "ok" else None,
+            record_id=record,
+            source_id=source,
+            url=f"https://example.org/{source}",
+            started_at=at,
+            elapsed_ms=5,
+            outcome=outcome,
+            http_status=200 if outcome == "ok" else (304 if outcome == "not_modified" else 503),
+            error=None if outcome in ("ok", "not_modified") else "HTTP 503",
+            via=via,
+            fetched_at=fetched_at or at,
+            content_hash=digest if outcome == "ok" else None,
         )
         store.write_fetches(
             self.con, f"run{self.runs}", [page] if outcome == "ok" else [], [row], self.states
@@ -278,7 +278,7 @@ def test_archived_copy_counts_at_its_capture_time(wh: Warehouse) -> None:
     wh.catalog({"c": None}, ["p"])
     captured = T0 - timedelta(days=10)
     wh.fetch("p", T0, "connect_error")
-    snap = wh.fetch("p", T0, "ok", body="archived", via="archived", evidence_at=captured)
+    snap = wh.fetch("p", T0, "ok", body="archived", via="archived", fetched_at=captured)
     wh.check("c", "p", snap, "confirmed")
     wh.grade(T0)
     row = wh.record()
