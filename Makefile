@@ -8,7 +8,7 @@ UV := $(BIN)/uv
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 
-.PHONY: all demo test lint check bench lock clean
+.PHONY: all browser demo test lint check bench lock clean
 
 all: $(STAMP)
 
@@ -23,7 +23,17 @@ $(STAMP): pyproject.toml requirements.lock
 demo: $(STAMP)
 	$(BIN)/evidence demo
 
-test: $(STAMP)
+# A Chromium for `render: browser` sources and their tests: one already there, else
+# Playwright's own (it downloads), else the system's chromium when running as root.
+browser: $(STAMP)
+	@$(BIN)/python -c "from flows.browser import find_browser; find_browser(None)" 2>/dev/null \
+	  || timeout 600 $(BIN)/playwright install chromium >/dev/null 2>&1 \
+	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	       && apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	          apt-get install -y -qq chromium >/dev/null 2>&1; } \
+	  || echo "make: no browser could be installed; browser tests skip (in CI they fail)"
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

@@ -27,6 +27,7 @@ class Outcome(StrEnum):
     ROBOTS_DISALLOWED = "robots_disallowed"
     SOFT_404 = "soft_404"
     BLOCKED = "blocked"
+    BROWSER_UNAVAILABLE = "browser_unavailable"  # a browser source, and no browser to start
 
     @property
     def success(self) -> bool:
@@ -40,6 +41,8 @@ class FetchRequest:
     last_modified: str | None = None
     obey_robots: bool = True
     expect_redirect: bool = False  # the page legitimately redirects to its site's root
+    render: str = "http"  # or "browser": loaded in headless Chromium
+    wait_for: str | None = None  # browser: a CSS selector the page is loaded with
 
     @property
     def conditional(self) -> bool:
@@ -55,6 +58,8 @@ class FetchLimits:
     max_bytes: int = 5_000_000
     user_agent: str = "evidence-pipeline"
     archive_fallback: str | None = None  # a Wayback-compatible availability API
+    browser_path: str | None = None  # a Chromium executable; None: Playwright's, or on PATH
+    browser_concurrency: int = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +82,7 @@ class Attempt:
     retry_after_s: float | None = field(default=None, compare=False)
     via: str = "live"  # or "archived": a copy from the archive fallback
     captured_at: datetime | None = None  # the archive's capture time
+    render: str = "http"  # or "browser": the body is the rendered document
 
     @property
     def text(self) -> str | None:
@@ -90,6 +96,16 @@ class Attempt:
         """The time the content is evidence for: an archived copy's capture time, else
         when the fetch started (the `fetched_at` of the snapshot it makes)."""
         return self.captured_at or self.started_at
+
+
+class FetchFailed(Exception):
+    """A fetch that ended in a failure outcome: what every fetcher raises inside an
+    attempt, turned into the attempt's outcome, error and status."""
+
+    def __init__(self, outcome: Outcome, error: str, status: int | None = None) -> None:
+        super().__init__(error)
+        self.outcome = outcome
+        self.status = status
 
 
 def last_live(attempts: list[Attempt]) -> Attempt:

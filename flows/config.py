@@ -97,6 +97,9 @@ class FetchSettings(_Strict):
     user_agent: str = DEFAULT_USER_AGENT
     obey_robots: bool = True
     archive_fallback: str | None = None
+    render: Literal["http", "browser"] = "http"  # how a source without `render` is loaded
+    browser_path: str | None = None  # a Chromium to drive; None: Playwright's, else on PATH
+    browser_concurrency: int = Field(2, ge=1, le=32)  # pages rendered at once
 
     @field_validator("archive_fallback")
     @classmethod
@@ -141,6 +144,8 @@ class SourceConfig(_Strict):
     role: Literal["primary", "third-party"]
     obey_robots: bool | None = None
     expect_redirect: bool = False
+    render: Literal["http", "browser"] | None = None  # None: settings' fetch.render
+    wait_for: str | None = Field(None, min_length=1)  # a CSS selector (browser sources)
 
     @property
     def source_id(self) -> str:
@@ -262,7 +267,7 @@ def _load_catalog(config_dir: Path, raw: dict[Path, bytes]) -> Catalog:
                 record = RecordConfig.model_validate(item)
             except ValidationError as e:
                 raise _config_error(path, e, lines, RecordConfig, prefix) from None
-            _check_record(record, path, lines, prefix)
+            _check_record(record, path, lines, prefix, settings.fetch.render)
             if record.id in seen:
                 raise ConfigError(
                     str(path),
@@ -276,9 +281,19 @@ def _load_catalog(config_dir: Path, raw: dict[Path, bytes]) -> Catalog:
     return Catalog(settings, tuple(records), config_dir)
 
 
-def _check_record(record: RecordConfig, path: Path, lines: Lines, prefix: tuple) -> None:
+def _check_record(
+    record: RecordConfig, path: Path, lines: Lines, prefix: tuple, default_render: str
+) -> None:
     ids: dict[str, int] = {}
     for i, source in enumerate(record.sources):
+        if source.wait_for is not None and (source.render or default_render) != "browser":
+            raise ConfigError(
+                str(path),
+                f"record {record.id!r}: wait_for at sources[{i}] waits for an element of a "
+                "page rendered in a browser: add `render: browser` to the source, or drop "
+                "wait_for",
+                lines.find((*prefix, "sources", i, "wait_for")),
+            )
         sid = source.source_id
         if sid in ids:
             raise ConfigError(
@@ -330,6 +345,8 @@ def _config_error(
         message = f"missing required key {where!r}: add it"
     elif kind == "literal_error" and loc and loc[-1] == "role":
         message = f"bad role {first.get('input')!r} at {where}: use primary or third-party"
+    elif kind == "literal_error" and loc and loc[-1] == "render":
+        message = f"bad render {first.get('input')!r} at {where}: use http or browser"
     elif kind == "enum" and loc and loc[-1] == "status":
         statuses = ", ".join(s.value for s in Status)
         message = f"bad status {first.get('input')!r} at {where}: use one of {statuses}"

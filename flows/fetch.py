@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import Protocol
 from urllib.parse import urljoin, urlsplit
 
 import httpx
@@ -31,8 +32,8 @@ from protego import Protego
 
 from extractors.encoding import decode_body
 from extractors.soft import classify_response
-from flows.attempts import Attempt, FetchLimits, FetchRequest, Outcome
-from flows.guard import redirect_allowed, resolve_hosts
+from flows.attempts import Attempt, FetchFailed, FetchLimits, FetchRequest, Outcome
+from flows.guard import AddressGuard, redirect_allowed, resolve_hosts
 
 MAX_REDIRECTS = 10
 RETRY_AFTER_CAP_S = 30.0
@@ -42,6 +43,14 @@ ERROR_BODY_BYTES = 256_000  # of an error page, read to tell a bot wall from a p
 HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain")
 _REDIRECTS = {301, 302, 303, 307, 308}
 RETRYABLE = {Outcome.TIMEOUT, Outcome.CONNECT_ERROR, Outcome.DNS_ERROR}
+NO_BROWSER = "no browser could be started for a `render: browser` source"
+
+
+class Renderer(Protocol):
+    """Loads a request in a browser: the same result as an HTTP fetch, or FetchFailed."""
+
+    async def load(self, request: FetchRequest) -> dict: ...
+
 
 # httpcore looks at every pooled connection on each request and at each response's end,
 # so connections are spread over several small clients, taken in turn.
@@ -54,9 +63,13 @@ def client_count(concurrency: int) -> int:
 
 
 def fetch_batch(
-    requests: Sequence[FetchRequest], limits: FetchLimits, clock: Callable[[], datetime]
+    requests: Sequence[FetchRequest],
+    limits: FetchLimits,
+    clock: Callable[[], datetime],
+    guard: AddressGuard | None = None,
 ) -> dict[str, list[Attempt]]:
-    """Fetch every request (async inside); every attempt per URL."""
+    """Fetch every request (async inside); every attempt per URL. A browser is started
+    only when some request is to be rendered in one."""
 
     async def run() -> dict[str, list[Attempt]]:
         timeout = httpx.Timeout(limits.timeout_s)
@@ -72,7 +85,12 @@ def fetch_batch(
                 )
                 for _ in range(count)
             ]
-            return await Fetcher(clients, limits, clock).fetch_all(requests)
+            renderer = None
+            if any(r.render == "browser" for r in requests):
+                from flows.browser import open_renderer
+
+                renderer = await stack.enter_async_context(open_renderer(limits, guard))
+            return await Fetcher(clients, limits, clock, renderer=renderer).fetch_all(requests)
 
     return asyncio.run(run())
 
@@ -81,13 +99,6 @@ def fetch_batch(
 def tls_context() -> ssl.SSLContext:
     """httpx's default verifying context, built once per process (it loads the CA bundle)."""
     return httpx.create_ssl_context(trust_env=False)
-
-
-class _Failed(Exception):
-    def __init__(self, outcome: Outcome, error: str, status: int | None = None) -> None:
-        super().__init__(error)
-        self.outcome = outcome
-        self.status = status
 
 
 class Fetcher:
@@ -100,6 +111,7 @@ class Fetcher:
         limits: FetchLimits,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        renderer: Renderer | None = None,
     ) -> None:
         clients = [client] if isinstance(client, httpx.AsyncClient) else list(client)
         self._clients = itertools.cycle(clients)
@@ -111,6 +123,7 @@ class Fetcher:
         self._hosts: defaultdict[str, asyncio.Semaphore] = defaultdict(
             lambda: asyncio.Semaphore(limits.per_host)
         )
+        self.renderer = renderer  # loads `render: browser` requests; None: no browser
         self._robots: dict[str, Protego | None] = {}
         self._robots_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -162,10 +175,15 @@ class Fetcher:
         try:
             async with self._all, self._hosts[host]:
                 if request.obey_robots and not await self._robots_allow(request.url):
-                    raise _Failed(Outcome.ROBOTS_DISALLOWED, "disallowed by robots.txt")
+                    raise FetchFailed(Outcome.ROBOTS_DISALLOWED, "disallowed by robots.txt")
                 async with asyncio.timeout(self.limits.timeout_s):
-                    result = await self._get(request)
-        except _Failed as e:
+                    if request.render != "browser":
+                        result = await self._get(request)
+                    elif self.renderer is None:
+                        raise FetchFailed(Outcome.BROWSER_UNAVAILABLE, NO_BROWSER)
+                    else:
+                        result = await self.renderer.load(request)
+        except FetchFailed as e:
             result = {"outcome": e.outcome, "error": str(e), "http_status": e.status}
             if isinstance(e, _RetryLater):
                 result["retry_after_s"] = e.retry_after_s
@@ -177,7 +195,13 @@ class Fetcher:
         except httpx.HTTPError as e:
             result = {"outcome": _classify(e), "error": _describe(e)}
         elapsed_ms = int((time.monotonic() - t0) * 1000)
-        return Attempt(url=request.url, started_at=started_at, elapsed_ms=elapsed_ms, **result)
+        return Attempt(
+            url=request.url,
+            started_at=started_at,
+            elapsed_ms=elapsed_ms,
+            render=request.render,
+            **result,
+        )
 
     async def _get(self, request: FetchRequest) -> dict:
         headers = {
@@ -198,15 +222,15 @@ class Fetcher:
                 if response.status_code in _REDIRECTS and "location" in response.headers:
                     nxt = urljoin(url, response.headers["location"])
                     if urlsplit(nxt).scheme not in ("http", "https"):
-                        raise _Failed(Outcome.BAD_CONTENT, f"redirect to a non-http URL: {nxt}")
+                        raise FetchFailed(Outcome.BAD_CONTENT, f"redirect to a non-http URL: {nxt}")
                     if nxt in seen:
-                        raise _Failed(Outcome.REDIRECT_LOOP, f"redirect loop at {nxt}")
+                        raise FetchFailed(Outcome.REDIRECT_LOOP, f"redirect loop at {nxt}")
                     if urlsplit(nxt).hostname != urlsplit(url).hostname:
                         resolve = await resolve_hosts(
                             [urlsplit(request.url).hostname, urlsplit(nxt).hostname]
                         )
                         if not redirect_allowed(request.url, nxt, resolve):
-                            raise _Failed(
+                            raise FetchFailed(
                                 Outcome.BAD_CONTENT,
                                 f"redirect from a public host to a private address refused: {nxt}",
                             )
@@ -216,7 +240,7 @@ class Fetcher:
                 return await self._read(response, request, url)
             finally:
                 await response.aclose()
-        raise _Failed(Outcome.REDIRECT_LOOP, f"more than {MAX_REDIRECTS} redirects")
+        raise FetchFailed(Outcome.REDIRECT_LOOP, f"more than {MAX_REDIRECTS} redirects")
 
     async def _read(self, response: httpx.Response, request: FetchRequest, url: str) -> dict:
         status = response.status_code
@@ -239,19 +263,19 @@ class Fetcher:
                 raise _RetryLater(
                     error, status, _retry_after(response.headers.get("retry-after"), self.clock())
                 )
-            raise _Failed(Outcome.HTTP_ERROR, error, status)
+            raise FetchFailed(Outcome.HTTP_ERROR, error, status)
         ctype = response.headers.get("content-type", "")
         mime = ctype.split(";")[0].strip().lower()
         if mime and mime not in HTML_TYPES:
-            raise _Failed(Outcome.BAD_CONTENT, f"not HTML or text: {mime}", status)
+            raise FetchFailed(Outcome.BAD_CONTENT, f"not HTML or text: {mime}", status)
         body = await _read_capped(response, self.limits.max_bytes, status)
         text, encoding = decode_body(body, response.charset_encoding)
         if text is None:
-            raise _Failed(Outcome.BAD_CONTENT, "binary or undecodable content", status)
+            raise FetchFailed(Outcome.BAD_CONTENT, "binary or undecodable content", status)
         utf8 = body if encoding == "utf-8" else None
         soft = classify_response(request.url, url, status, text, request.expect_redirect, utf8)
         if soft is not None:
-            raise _Failed(Outcome(soft.outcome), soft.reason, status)
+            raise FetchFailed(Outcome(soft.outcome), soft.reason, status)
         return {
             "outcome": Outcome.OK,
             "http_status": status,
@@ -269,12 +293,12 @@ class Fetcher:
         """An error page may be a bot wall (403, 429, 503 challenges): read a little of it."""
         try:
             body = await _read_capped(response, ERROR_BODY_BYTES, status)
-        except _Failed:
+        except FetchFailed:
             return
         text, _ = decode_body(body, response.charset_encoding)
         soft = classify_response(request.url, url, status, text or "")
         if soft is not None and soft.outcome == Outcome.BLOCKED:
-            raise _Failed(Outcome.BLOCKED, soft.reason, status)
+            raise FetchFailed(Outcome.BLOCKED, soft.reason, status)
 
     async def _robots_allow(self, url: str) -> bool:
         parts = urlsplit(url)
@@ -300,7 +324,7 @@ class Fetcher:
         return Protego.parse(response.text[:ROBOTS_MAX_BYTES])
 
 
-class _RetryLater(_Failed):
+class _RetryLater(FetchFailed):
     def __init__(self, error: str, status: int, retry_after_s: float | None) -> None:
         super().__init__(Outcome.HTTP_ERROR, error, status)
         self.retry_after_s = retry_after_s
@@ -331,7 +355,7 @@ async def _read_capped(response: httpx.Response, max_bytes: int, status: int) ->
     async for chunk in response.aiter_bytes():
         size += len(chunk)
         if size > max_bytes:
-            raise _Failed(Outcome.TOO_LARGE, f"body larger than {max_bytes} bytes", status)
+            raise FetchFailed(Outcome.TOO_LARGE, f"body larger than {max_bytes} bytes", status)
         chunks.append(chunk)
     return b"".join(chunks)
 

@@ -53,3 +53,31 @@ async def resolve_hosts(hosts: Iterable[str | None]) -> Resolver:
             infos = []
         found[host] = [str(info[4][0]) for info in infos]
     return lambda host: found.get(host, [])
+
+
+class AddressGuard:
+    """`redirect_allowed` for many requests, each host's addresses looked up once.
+
+    `public_origins` ("host:port") count as public whatever their address: the tests
+    use it to stand a page on 127.0.0.1 for a public one."""
+
+    def __init__(self, public_origins: Iterable[str] = ()) -> None:
+        self.public_origins = frozenset(public_origins)
+        self._addresses: dict[str, list[str]] = {}
+
+    async def allows(self, origin: str, target: str) -> bool:
+        """May a page loaded from `origin` make a request to `target`?"""
+        o, t = urlsplit(origin), urlsplit(target)
+        if t.netloc.lower() == o.netloc.lower():
+            return True  # the page's own host and port: where the user sent us
+        missing = [h for h in (o.hostname, t.hostname) if h and h not in self._addresses]
+        if missing:
+            found = await resolve_hosts(missing)
+            self._addresses.update({h: found(h) for h in missing})
+
+        def resolve(host: str) -> list[str]:
+            return self._addresses.get(host, [])
+
+        if o.netloc.lower() in self.public_origins:
+            return not is_private(t.hostname, resolve)
+        return redirect_allowed(origin, target, resolve)

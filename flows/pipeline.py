@@ -2,7 +2,9 @@
 
 Batch k+1 is fetched (a task thread) while k is read (the process pool) and k-1 is
 written (the flow's own thread, the only one that writes, in one short transaction a
-batch). The claims of each new page are checked while it is in hand.
+batch). The claims of each new page are checked while it is in hand. Sources rendered in
+a browser are one more batch, loaded by one task in one browser while the others are
+fetched.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from flows.attempts import Attempt, FetchLimits, FetchRequest, last_live
 from flows.checks import check_claims
 from flows.console import progress
 from flows.planning import Plan
-from flows.tasks import Sealed, extract_pages, fetch_sources
+from flows.tasks import Sealed, extract_pages, fetch_sources, render_pages
 from flows.worker import Extracted
 from warehouse import pages, store
 from warehouse.db import session
@@ -47,14 +49,20 @@ def store_sources(
     total = len(plan.requests)
     done = 0
     writing: tuple[PrefectFuture | None, Results] | None = None
-    batcher = Batches(plan.requests, BATCH_SIZE)
+    rendered = [r for r in plan.requests if r.render == "browser"]
+    rendering = render_pages.submit(Sealed(rendered), limits) if rendered else None
+    batcher = Batches([r for r in plan.requests if r.render != "browser"], BATCH_SIZE)
     batch = batcher.next()
     fetching = fetch_sources.submit(Sealed(batch), limits) if batch else None
-    while fetching is not None:
-        results = fetching.result().take()
-        batcher.observe(batch, results)  # how many bodies the next batch may bring
-        following = batcher.next()
-        fetching = fetch_sources.submit(Sealed(following), limits) if following else None
+    while fetching is not None or rendering is not None:
+        if fetching is not None:
+            results = fetching.result().take()
+            batcher.observe(batch, results)  # how many bodies the next batch may bring
+            following = batcher.next()
+            fetching = fetch_sources.submit(Sealed(following), limits) if following else None
+        else:  # the HTTP batches are done: the rendered pages are the last batch
+            assert rendering is not None
+            batch, results, following, rendering = rendered, rendering.result().take(), [], None
         reading = _read_new_pages(db, batch, results, quotes)
         # The write needs no body: the bodies go with the extraction when it is done.
         slim = {
@@ -136,6 +144,7 @@ def fetch_rows(results: Results, plan: Plan) -> list[FetchRow]:
             etag=a.etag,
             last_modified=a.last_modified,
             final_url=a.final_url,
+            render=a.render,
         )
         for url, attempts in results.items()
         for t in plan.targets[url]

@@ -61,22 +61,31 @@ def catalog_rows(catalog: Catalog) -> tuple[list[RecordRow], list[SourceRow], li
 
 
 def plan_requests(
-    records: Iterable[Record], states: dict[tuple[str, str], SourceState], obey_robots: bool
+    records: Iterable[Record],
+    states: dict[tuple[str, str], SourceState],
+    obey_robots: bool,
+    render: str = "http",
 ) -> Plan:
-    """One request per distinct URL; conditional only when every source of it agrees."""
+    """One request per distinct URL; conditional only when every source of it agrees and
+    it is fetched over HTTP; rendered in a browser when any source of it asks."""
     targets: dict[str, list[Target]] = defaultdict(list)
     obey: dict[str, bool] = {}
     redirects: dict[str, bool] = {}
+    browser: dict[str, bool] = {}
+    wait_for: dict[str, str | None] = {}
     for record in records:
         for source in record.config.sources:
-            targets[source.url].append(Target(record.id, source.source_id))
+            url = source.url
+            targets[url].append(Target(record.id, source.source_id))
             wants = obey_robots if source.obey_robots is None else source.obey_robots
-            obey[source.url] = obey.get(source.url, False) or wants
-            redirects[source.url] = redirects.get(source.url, False) or source.expect_redirect
+            obey[url] = obey.get(url, False) or wants
+            redirects[url] = redirects.get(url, False) or source.expect_redirect
+            browser[url] = browser.get(url, False) or (source.render or render) == "browser"
+            wait_for[url] = wait_for.get(url) or source.wait_for
     requests = []
     for url, ts in targets.items():
         known = {states.get((t.record_id, t.source_id)) for t in ts}
-        state = known.pop() if len(known) == 1 else None
+        state = known.pop() if len(known) == 1 and not browser[url] else None
         requests.append(
             FetchRequest(
                 url=url,
@@ -84,6 +93,8 @@ def plan_requests(
                 last_modified=state.last_modified if state else None,
                 obey_robots=obey[url],
                 expect_redirect=redirects[url],
+                render="browser" if browser[url] else "http",
+                wait_for=wait_for[url] if browser[url] else None,
             )
         )
     return Plan(requests, dict(targets))

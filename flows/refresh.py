@@ -54,7 +54,8 @@ def refresh_flow(
         with session(db, now=clock.now()) as con:
             store.sync_catalog(con, *catalog_rows(catalog))
             states = store.source_states(con)
-        plan = plan_requests(selected, states, catalog.settings.fetch.obey_robots)
+        fetch = catalog.settings.fetch
+        plan = plan_requests(selected, states, fetch.obey_robots, fetch.render)
         progress(f"refreshing {len(selected)} records: {len(plan.requests)} URLs")
         # 2. Fetch, read and store every source, checking the claims of each new page.
         store_sources(db, run_id, plan, quotes_by_url(selected), fetch_limits(catalog), states)
@@ -78,6 +79,8 @@ def fetch_limits(catalog: Catalog) -> FetchLimits:
         max_bytes=f.max_bytes,
         user_agent=f.user_agent,
         archive_fallback=f.archive_fallback,
+        browser_path=f.browser_path,
+        browser_concurrency=f.browser_concurrency,
     )
 
 

@@ -58,6 +58,14 @@ def fetch_sources(
     return Sealed(fetch_batch(requests.value, limits, clock.now))
 
 
+@task(name="render-pages", cache_policy=NONE, cache_result_in_memory=False)
+def render_pages(
+    requests: Sealed[list[FetchRequest]], limits: FetchLimits
+) -> Sealed[dict[str, list[Attempt]]]:
+    """Every `render: browser` source of the refresh, in one browser (a task thread)."""
+    return Sealed(fetch_batch(requests.value, limits, clock.now))
+
+
 ExtractInput = tuple[list[Attempt], set[str], dict[str, tuple[str, ...]]]
 
 

@@ -71,6 +71,7 @@ class FetchRow:
     etag: str | None = None
     last_modified: str | None = None
     final_url: str | None = None
+    render: str = "http"
 
 
 @dataclass(frozen=True, slots=True)

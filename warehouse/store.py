@@ -152,6 +152,7 @@ def write_fetches(
                     "etag": f.etag,
                     "last_modified": f.last_modified,
                     "final_url": f.final_url,
+                    "render": f.render,
                 }
             )
         # New snapshots carry provisional (negative) ids until the sequence numbers them.
@@ -201,6 +202,7 @@ def _snapshot_for(
                 "fetched_at": f.fetched_at or f.started_at,
                 "content_hash": f.content_hash,
                 "via": f.via,
+                "render": f.render,
             }
         )
     if f.via == "live":

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from servers import WebServer
+from servers import Page, WebServer
 
 from warehouse.db import connect
 
@@ -115,3 +115,67 @@ def test_sigkill_at_any_moment_then_catch_up(
     finally:
         con.close()
     assert ok == SOURCES and documented == SOURCES // 5
+
+
+def browser_leftovers(marker: bytes) -> tuple[list[int], list[Path]]:
+    """Chromium processes started for a refresh (their environment holds marker), and
+    Playwright's profile and artifact directories."""
+    procs = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if marker in environ and (b"chrom" in cmd or b"playwright" in cmd):
+            procs.append(int(entry.name))
+    dirs = [p for p in Path(os.environ.get("TMPDIR", "/tmp")).glob("playwright*")]
+    return procs, dirs
+
+
+@pytest.mark.slow
+def test_killed_while_rendering_leaves_no_browser_behind(web: WebServer, tmp_path: Path) -> None:
+    from flows.browser import find_browser
+
+    try:
+        find_browser(None)
+    except LookupError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must have a browser: make browser installs one")
+        pytest.skip("no browser here: `make browser` installs one")
+    config = write_catalog(tmp_path, web, 5)
+    web.routes["/restless"] = Page(
+        "<html><body><script>setInterval(() => fetch('/tick?' + Math.random()), 100);"
+        "</script></body></html>"
+    )
+    web.routes["/tick"] = Page("{}", content_type="application/json", etag=False)
+    records = config / "records" / "all.yaml"
+    records.write_text(
+        records.read_text()
+        + f'- {{id: shell, title: Shell, sources: [{{id: s, url: "{web.url("/restless")}", '
+        "role: primary, render: browser}]}\n"
+    )
+    settings = config / "settings.yaml"
+    settings.write_text(settings.read_text().replace("timeout_s: 10", "timeout_s: 60"))
+    marker = f"EVIDENCE_KILL_MARK={tmp_path.name}"
+    before_dirs = set(browser_leftovers(b"\0")[1])
+    proc = start_refresh(config, batch=5, EVIDENCE_KILL_MARK=tmp_path.name)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and web.hits["/tick"] < 5:
+        time.sleep(0.1)  # the page is rendering: its script polls
+    assert web.hits["/tick"] >= 5, "the page was never rendered"
+    assert browser_leftovers(marker.encode())[0], "no browser process to kill"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        procs, dirs = browser_leftovers(marker.encode())
+        if not procs and not set(dirs) - before_dirs:
+            break
+        time.sleep(0.2)
+    procs, dirs = browser_leftovers(marker.encode())
+    assert procs == [], f"browser processes left behind: {procs}"
+    assert set(dirs) - before_dirs == set(), "profile directories left behind"

@@ -1,0 +1,188 @@
+"""Pages built by JavaScript, rendered in a real headless Chromium against real servers on
+127.0.0.1: text that arrives from a JSON endpoint, after a timer, under a selector."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from servers import Page, WebServer
+from support import write_config
+
+from flows.attempts import FetchLimits, FetchRequest, Outcome
+from flows.browser import find_browser
+from flows.fetch import fetch_batch
+from flows.guard import AddressGuard
+
+
+def _browser_or_skip() -> None:
+    try:
+        import playwright  # noqa: F401
+
+        find_browser(None)
+        found = True
+    except (ImportError, LookupError):
+        found = False
+    if not found:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must have a browser: make browser installs one")
+        pytest.skip("no browser here: `make browser` installs one (Playwright's or chromium)")
+
+
+_browser_or_skip()
+
+LIMITS = FetchLimits(timeout_s=8.0, retries=0, user_agent="evidence-test", browser_concurrency=2)
+FROM_JSON = """<html><head><title>Credits</title></head><body><div id="root">Loading…</div>
+<script>
+setTimeout(async () => {
+  const r = await fetch('/api/credits');
+  const j = await r.json();
+  document.getElementById('root').innerHTML = '<main><p>' + j.text + '</p></main>';
+}, 200);
+</script><img src="/pixel.png"></body></html>"""
+LATE = """<html><head><title>Late</title></head><body><div id="app"></div><script>
+setTimeout(() => {
+  document.getElementById('app').innerHTML =
+    '<main><p class="late">Applications are open until 15 December 2026.</p></main>';
+}, 1500);
+</script></body></html>"""
+RESTLESS = """<html><body><div id="root"></div><script>
+setInterval(() => fetch('/api/tick?' + Math.random()), 100);
+</script></body></html>"""
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@pytest.fixture
+def site(web: WebServer) -> Iterator[WebServer]:
+    web.routes["/app"] = Page(FROM_JSON)
+    web.routes["/api/credits"] = Page(
+        '{"text": "Each team gets $4,000 in GPU credits for the best runs."}',
+        content_type="application/json",
+    )
+    web.routes["/pixel.png"] = Page(b"\x89PNG", content_type="image/png")
+    web.routes["/late"] = Page(LATE)
+    web.routes["/restless"] = Page(RESTLESS)
+    web.routes["/api/tick"] = Page("{}", content_type="application/json", etag=False)
+    yield web
+
+
+def render(url: str, guard: AddressGuard | None = None, wait_for: str | None = None) -> list:
+    out = fetch_batch([FetchRequest(url, render="browser", wait_for=wait_for)], LIMITS, now, guard)
+    return out[url]
+
+
+def test_text_from_a_json_endpoint_is_in_the_rendered_page(site: WebServer) -> None:
+    (a,) = render(site.url("/app"))
+    assert a.outcome is Outcome.OK and a.render == "browser" and a.http_status == 200
+    assert "$4,000 in GPU credits" in a.text and "Loading" not in a.text
+    assert site.hits["/api/credits"] == 1
+    assert site.hits["/pixel.png"] == 0  # images are never loaded
+
+
+def test_http_sees_only_the_shell(site: WebServer) -> None:
+    (a,) = fetch_batch([FetchRequest(site.url("/app"))], LIMITS, now)[site.url("/app")]
+    assert a.outcome is Outcome.OK and a.render == "http"
+    assert "$4,000" not in a.text and site.hits["/api/credits"] == 0
+
+
+def test_wait_for_waits_for_its_element(site: WebServer) -> None:
+    (a,) = render(site.url("/late"), wait_for=".late")
+    assert a.outcome is Outcome.OK
+    assert "open until 15 December 2026" in a.text
+
+
+def test_a_page_that_never_settles_times_out(site: WebServer) -> None:
+    limits = FetchLimits(timeout_s=3.0, retries=0, user_agent="t", browser_concurrency=1)
+    url = site.url("/restless")
+    (a,) = fetch_batch([FetchRequest(url, render="browser")], limits, now)[url]
+    assert a.outcome is Outcome.TIMEOUT and a.render == "browser"
+
+
+def test_the_main_document_status_decides(site: WebServer) -> None:
+    site.routes["/gone"] = Page("<html><title>Gone</title><p>gone</p></html>", status=410)
+    site.routes["/missing"] = Page(
+        "<html><head><title>Page not found</title></head><body><h1>Page not found</h1>"
+        "</body></html>"
+    )
+    gone, missing = render(site.url("/gone")), render(site.url("/missing"))
+    assert gone[-1].outcome is Outcome.HTTP_ERROR and gone[-1].http_status == 410
+    assert missing[-1].outcome is Outcome.SOFT_404
+
+
+def test_a_public_page_cannot_reach_a_private_address(site: WebServer) -> None:
+    """The page's server stands for a public host; its script and its redirect try
+    another server on this machine, which never sees a request."""
+    private = WebServer().start()
+    try:
+        private.routes["/secret"] = Page('{"text": "secret"}', content_type="application/json")
+        site.routes["/leaky"] = Page(
+            "<html><body><main><p>Public page with 300 seats.</p></main><script>"
+            f"fetch('{private.url('/secret')}').catch(() => {{}});</script></body></html>"
+        )
+        site.routes["/hop"] = Page("", status=302, headers={"Location": private.url("/secret")})
+        public = AddressGuard(public_origins={site.base.removeprefix("http://")})
+        (leaky,) = render(site.url("/leaky"), guard=public)
+        (hop,) = render(site.url("/hop"), guard=public)
+        assert leaky.outcome is Outcome.OK and "300 seats" in leaky.text
+        assert hop.outcome is Outcome.BAD_CONTENT and "private address refused" in hop.error
+        assert private.hits["/secret"] == 0
+        # the same pages, where the user wrote a local URL, may reach this machine
+        (local,) = render(site.url("/leaky"))
+        assert local.outcome is Outcome.OK and private.hits["/secret"] == 1
+    finally:
+        private.stop()
+
+
+def test_no_browser_is_an_outcome_not_a_crash(
+    site: WebServer, capfd: pytest.CaptureFixture[str]
+) -> None:
+    limits = FetchLimits(timeout_s=5.0, retries=0, browser_path="/nonexistent/chromium")
+    urls = [site.url("/app"), site.url("/late")]
+    out = fetch_batch([FetchRequest(urls[0], render="browser"), FetchRequest(urls[1])], limits, now)
+    assert out[urls[0]][-1].outcome is Outcome.BROWSER_UNAVAILABLE
+    assert out[urls[1]][-1].outcome is Outcome.OK  # the HTTP source as usual
+    err = capfd.readouterr().err
+    assert err.count("no browser could be started") == 1 and "playwright install" in err
+
+
+def test_a_refresh_renders_browser_sources_and_stores_how(
+    prefect_harness: None, site: WebServer, tmp_path: Path
+) -> None:
+    from flows.refresh import refresh_flow
+    from warehouse.db import connect
+
+    config = write_config(
+        tmp_path,
+        f"""\
+        - id: rendered
+          title: Credits, rendered
+          sources: [{{id: app, url: "{site.url("/app")}", role: primary, render: browser}}]
+          claims: [{{id: pool, quote: "$4,000 in GPU credits for the best runs"}}]
+        - id: plain
+          title: Credits, over HTTP
+          sources: [{{id: app, url: "{site.url("/app")}?plain", role: primary}}]
+          claims: [{{id: pool, quote: "$4,000 in GPU credits for the best runs"}}]
+        """,
+    )
+    db = tmp_path / "w.duckdb"
+    rows = {r["record"]: r for r in refresh_flow(str(config), str(db), None)}
+    assert rows["rendered"]["grade"] == "documented"
+    assert rows["plain"]["grade"] == "unverified"
+    con = connect(db, read_only=True)
+    try:
+        renders = dict(
+            con.execute("SELECT record_id, render FROM fetches ORDER BY record_id").fetchall()
+        )
+        snapshots = dict(con.execute("SELECT record_id, render FROM snapshots").fetchall())
+        outcomes = dict(con.execute("SELECT record_id, outcome FROM claim_checks").fetchall())
+    finally:
+        con.close()
+    assert renders == {"plain": "http", "rendered": "browser"}
+    assert snapshots == {"plain": "http", "rendered": "browser"}
+    assert outcomes == {"plain": "absent", "rendered": "confirmed"}
