@@ -99,6 +99,16 @@ def test_a_file_may_hold_a_list_and_source_ids_default_to_a_slug(tmp_path: Path)
             1,
             ["missing required key 'title'"],
         ),
+        (
+            ("    role: primary", "    role: primary\n    render: chrome"),
+            10,
+            ["bad render 'chrome'", "use http or browser"],
+        ),
+        (
+            ("    role: primary", "    role: primary\n    wait_for: '#prices'"),
+            10,
+            ["wait_for at sources[0]", "add `render: browser`"],
+        ),
     ],
 )
 def test_record_mistakes_name_file_line_and_fix(
@@ -113,6 +123,16 @@ def test_record_mistakes_name_file_line_and_fix(
     assert f"bad.yaml:{line}:" in message, message
     for word in words:
         assert word in message, message
+
+
+def test_render_and_wait_for(tmp_path: Path) -> None:
+    browser = GOOD.replace("    role: primary", "    role: primary\n    wait_for: '#prices'", 1)
+    settings = "fetch: {render: browser, browser_concurrency: 3}\n"
+    catalog = load_catalog(write(tmp_path, {"a.yaml": browser}, settings))
+    fetch = catalog.settings.fetch
+    assert (fetch.render, fetch.browser_concurrency, fetch.browser_path) == ("browser", 3, None)
+    source = catalog.records[0].config.sources[0]
+    assert source.render is None and source.wait_for == "#prices"  # browser by default
 
 
 def test_duplicate_record_ids_across_files(tmp_path: Path) -> None:
