@@ -107,7 +107,12 @@ def render_card(data: dict[str, Result]) -> str:
         )
     )
     for h in health:
-        if h["needs_review"]:
+        if h["needs_browser"]:
+            out.append(
+                f"  {h['source_id']}: {h['needs_review']}; add `render: browser` to the "
+                "source in its record file"
+            )
+        elif h["needs_review"]:
             out.append(
                 f"  {h['source_id']}: newest page held for review ({h['needs_review']}); "
                 f"the previous one still counts. `evidence accept {rec['record_id']} "

@@ -3,6 +3,7 @@
 `classify_response` looks only at the response: a redirect to the site root or
 to a not-found path, a not-found title or main heading, a challenge or bot-wall
 page. `review_reason` compares a primary page with its last trusted snapshot.
+`is_app_shell` tells a page that JavaScript must fill in from one with no text.
 """
 
 from __future__ import annotations
@@ -29,6 +30,17 @@ MAX_HEADING = 120  # a longer title or heading is an article about errors, not a
 # A primary page that keeps less than this share of its main text is suspect.
 TEXT_LOSS = 0.3
 MIN_TEXT_FOR_LOSS = 400
+SHELL_TEXT = 200  # characters of main text below which a page may be an app shell
+# The mount points of client-side frameworks (React, Vue, Next, Nuxt, Angular, Svelte,
+# Gradio), empty or holding only a loading word.
+_MOUNT = re.compile(
+    r"<(?:div|main|section)\b[^>]*\bid=[\"']?(root|app|__next|__nuxt|svelte|main|q-app|"
+    r"gatsby|___gatsby)[\"']?[^>]*>\s*(?:loading[.…]*)?\s*</(?:div|main|section)>"
+    r"|<(app-root|gradio-app)\b[^>]*>\s*</\2>",
+    re.I,
+)
+_SCRIPT_BUNDLE = re.compile(r"<script\b[^>]*\b(?:src=|type=[\"']?module)", re.I)
+_NEEDS_JS = re.compile(r"enable javascript|requires javascript|javascript (?:is )?required", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +185,18 @@ def _clean(fragment: str) -> str:
     text = _TAGS.sub(" ", fragment)
     text = text.replace("&amp;", "&").replace("&nbsp;", " ").replace("&#39;", "'")
     return " ".join(text.split()).lower()
+
+
+def is_app_shell(html: str, text: str) -> bool:
+    """A page with (next to) no main text whose HTML is an application shell: an empty
+    mount point of a client-side framework, or script bundles and a plea for JavaScript.
+    Fetched over HTTP it holds nothing to check: it needs `render: browser`."""
+    if len(text.strip()) >= SHELL_TEXT:
+        return False
+    head = html[:_HEAD_LIMIT]
+    if _MOUNT.search(head):
+        return True
+    return _SCRIPT_BUNDLE.search(head) is not None and _NEEDS_JS.search(head) is not None
 
 
 def review_reason(

@@ -197,6 +197,18 @@ def evidence_messages(
                     f"`evidence accept {record} {source}` lets the new one count.",
                 )
             )
+    for (record, source), reason in after.shells.items():
+        if (record, source) not in before.shells:
+            messages.append(
+                Message(
+                    "review",
+                    record,
+                    f"review: {record} {source} needs render: browser",
+                    f"Record: {record}\nSource: {source} {urls.get((record, source), '')}\n"
+                    f"Why: {reason}\nAdd `render: browser` to this source in its record "
+                    "file: its claims cannot be checked over HTTP.",
+                )
+            )
     return messages
 
 

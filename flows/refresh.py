@@ -22,8 +22,9 @@ from flows.config import Catalog, Settings, load_catalog, resolve_db
 from flows.console import progress
 from flows.pipeline import store_sources
 from flows.planning import catalog_rows, plan_requests, quotes_by_url
-from flows.tasks import check_and_grade, send_alerts
+from flows.tasks import Sealed, check_and_grade, send_alerts
 from warehouse import queries, store
+from warehouse.alerts import evidence_state
 from warehouse.db import session
 from warehouse.errors import ConfigError, RefreshRunning
 from warehouse.lock import refresh_lock
@@ -50,8 +51,10 @@ def refresh_flow(
             # flow types know results only, not states.
             return Cancelled(message=str(e))  # type: ignore[return-value]
         run_id = uuid.uuid4().hex
-        # 1. Store the catalog as loaded; plan one request per distinct URL.
+        # 1. Note the evidence as it stands (alerts compare with it); store the catalog as
+        #    loaded; plan one request per distinct URL.
         with session(db, now=clock.now()) as con:
+            before = evidence_state(con)
             store.sync_catalog(con, *catalog_rows(catalog))
             states = store.source_states(con)
         fetch = catalog.settings.fetch
@@ -60,10 +63,10 @@ def refresh_flow(
         # 2. Fetch, read and store every source, checking the claims of each new page.
         store_sources(db, run_id, plan, quotes_by_url(selected), fetch_limits(catalog), states)
         # 3. Check the claims left, hold suspect primary pages, grade every record.
-        made, before = check_and_grade(db)
+        made = check_and_grade(db)
         progress(f"checked {made} claim/page pairs; graded {len(catalog.records)} records")
         # 4. Open, resend and close alerts; deliver what is owed.
-        send_alerts(db, catalog.settings.alerts, before)
+        send_alerts(db, catalog.settings.alerts, Sealed(before))
         # 5. One summary row per record.
         with session(db, now=clock.now()) as con:
             return queries.run_summary(con, run_id)

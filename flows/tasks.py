@@ -22,7 +22,7 @@ from flows.extraction import extract_batch
 from flows.fetch import fetch_batch
 from flows.worker import Extracted
 from warehouse import store
-from warehouse.alerts import EvidenceState, evidence_state
+from warehouse.alerts import EvidenceState
 from warehouse.db import session
 
 T = TypeVar("T")
@@ -86,11 +86,10 @@ def extract_pages(batch: Sealed[ExtractInput]) -> Sealed[list[Extracted]]:
     retry_delay_seconds=2,
     timeout_seconds=1800,
 )
-def check_and_grade(db_path: Path) -> tuple[int, Sealed[EvidenceState]]:
-    """Check claims, hold suspect pages, grade; returns checks made and the state before."""
+def check_and_grade(db_path: Path) -> int:
+    """Check claims, hold suspect pages, grade; returns checks made."""
     now = clock.now()
     with session(db_path, now=now) as con:
-        before = evidence_state(con)
         made = check_claims(con)
         held = review_snapshots(con, now)
         if held:
@@ -101,7 +100,7 @@ def check_and_grade(db_path: Path) -> tuple[int, Sealed[EvidenceState]]:
             f"holding the new page of {review.record_id}/{review.source_id} for review: "
             f"{review.reason}"
         )
-    return made, Sealed(before)
+    return made
 
 
 @task(name="send-alerts", cache_policy=NONE, timeout_seconds=600)

@@ -16,6 +16,7 @@ from datetime import datetime
 from extractors.claims import match_claim, normalize_text
 from extractors.encoding import decode_body
 from extractors.page import EXTRACTOR_VERSION, extract_page
+from extractors.soft import is_app_shell
 from extractors.values import ClaimCheck
 from warehouse import bodies
 from warehouse.rows import PageRow
@@ -60,6 +61,7 @@ def run_job(job: ExtractJob) -> Extracted:
         extractor_version=EXTRACTOR_VERSION,
         numbers=page.numbers,
         statuses=page.statuses,
+        app_shell=is_app_shell(text or "", page.text),
     )
     if not job.quotes:
         return Extracted(row)

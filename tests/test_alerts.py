@@ -246,6 +246,7 @@ def test_evidence_messages_one_per_record_per_change() -> None:
             ("a", "c2", "p"): ("confirmed", (3.0,)),
         },
         held={},
+        shells={("a", "shell"): "needs `render: browser`"},
     )
     after = EvidenceState(
         records={
@@ -255,6 +256,7 @@ def test_evidence_messages_one_per_record_per_change() -> None:
         },
         checks={("a", "c1", "p"): ("changed", (6.0,)), ("a", "c2", "p"): ("changed", (4.0,))},
         held={("b", "p", 7): "main text fell from 5000 to 100 characters"},
+        shells={("a", "shell"): "needs `render: browser`", ("b", "app"): "an app shell"},
     )
     quotes = {("a", "c1"): "$5 per seat", ("a", "c2"): "3 seats"}
     urls = {("a", "p"): "https://a.example/p", ("b", "p"): "https://b.example/p"}
@@ -262,9 +264,10 @@ def test_evidence_messages_one_per_record_per_change() -> None:
     assert sorted(m.title for m in messages) == [
         "changed: a c1, c2 now shows other numbers",
         "grade: a fell from documented to contradicted",
+        "review: b app needs render: browser",
         "review: b p page held for review",
         "stale: b is stale",
-    ]
+    ]  # a shell already flagged before is not sent again
     changed = next(m for m in messages if m.kind == "changed")
     assert "5 -> 6" in changed.body and "3 -> 4" in changed.body
     assert "https://a.example/p" in changed.body

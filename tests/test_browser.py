@@ -154,7 +154,9 @@ def test_no_browser_is_an_outcome_not_a_crash(
 def test_a_refresh_renders_browser_sources_and_stores_how(
     prefect_harness: None, site: WebServer, tmp_path: Path
 ) -> None:
+    from cli.card import render_card
     from flows.refresh import refresh_flow
+    from warehouse import queries
     from warehouse.db import connect
 
     config = write_config(
@@ -170,12 +172,23 @@ def test_a_refresh_renders_browser_sources_and_stores_how(
           claims: [{{id: pool, quote: "$4,000 in GPU credits for the best runs"}}]
         """,
     )
+    port = site.base.rsplit(":", 1)[1]
+    (config / "settings.yaml").write_text(
+        f'fetch: {{retries: 0}}\nalerts: {{notify: ["json://127.0.0.1:{port}/hook"]}}\n'
+    )
     db = tmp_path / "w.duckdb"
     rows = {r["record"]: r for r in refresh_flow(str(config), str(db), None)}
     assert rows["rendered"]["grade"] == "documented"
     assert rows["plain"]["grade"] == "unverified"
+    refresh_flow(str(config), str(db), None)  # the shell is flagged once, not every run
+    reviews = [b for _, b in site.posts if b"review: plain app needs render: browser" in b]
+    assert len(reviews) == 1
     con = connect(db, read_only=True)
     try:
+        flagged = con.execute(
+            "SELECT record_id, needs_review FROM source_health WHERE needs_browser"
+        ).fetchall()
+        card = render_card(queries.card(con, "plain"))
         renders = dict(
             con.execute("SELECT record_id, render FROM fetches ORDER BY record_id").fetchall()
         )
@@ -186,3 +199,5 @@ def test_a_refresh_renders_browser_sources_and_stores_how(
     assert renders == {"plain": "http", "rendered": "browser"}
     assert snapshots == {"plain": "http", "rendered": "browser"}
     assert outcomes == {"plain": "absent", "rendered": "confirmed"}
+    assert [r for r, _ in flagged] == ["plain"] and "render: browser" in flagged[0][1]
+    assert "app: needs `render: browser`" in card and "add `render: browser`" in card

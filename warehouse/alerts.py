@@ -30,6 +30,7 @@ class EvidenceState:
     records: dict[str, tuple[str, str]]  # record -> (grade, freshness) as last graded
     checks: dict[tuple[str, str, str], tuple[str, tuple[float, ...]]]  # -> (outcome, values)
     held: dict[tuple[str, str, int], str]  # (record, source, snapshot) -> reason
+    shells: dict[tuple[str, str], str]  # (record, source) needing `render: browser` -> why
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +200,13 @@ def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
             "SELECT record_id, source_id, snapshot_id, reason FROM store.held_snapshots"
         ).fetchall()
     }
-    return EvidenceState(records=records, checks=checks, held=held)
+    shells = {
+        (record_id, source_id): reason
+        for record_id, source_id, reason in con.execute(
+            "SELECT record_id, source_id, needs_review FROM source_health WHERE needs_browser"
+        ).fetchall()
+    }
+    return EvidenceState(records=records, checks=checks, held=held, shells=shells)
 
 
 def quotes_by_claim(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str]:

@@ -46,6 +46,7 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
                 "title": p.title,
                 "text": p.text,
                 "extractor_version": p.extractor_version,
+                "app_shell": p.app_shell,
             }
             for p in pages
         ],

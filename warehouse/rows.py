@@ -51,6 +51,7 @@ class PageRow:
     extractor_version: str
     numbers: tuple[QuotedNumber, ...]
     statuses: tuple[StatusMention, ...]
+    app_shell: bool = False  # no text until JavaScript runs (extractors.soft.is_app_shell)
 
 
 @dataclass(frozen=True, slots=True)
