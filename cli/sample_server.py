@@ -14,7 +14,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 LAST_MODIFIED = formatdate(1_767_225_600, usegmt=True)  # 2026-01-01, fixed for repeatable runs
-TYPES = {".html": "text/html; charset=utf-8", ".txt": "text/plain; charset=utf-8"}
+TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".json": "application/json",
+}
 
 
 class SampleSite:
