@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corpus import load_corpus
+from refresh import TreeRss
 
 from extractors.encoding import decode_body
 from flows.attempts import FetchLimits, FetchRequest, Outcome
@@ -46,48 +47,29 @@ SHELL = (
 )
 
 
-class BrowserMemory:
-    """Peak memory of this process's descendants (Playwright's driver and Chromium),
-    sampled as PSS: Chromium's processes share most of their pages, which RSS counts
-    once per process."""
-
-    def __init__(self) -> None:
-        self.peak_kb = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def __enter__(self) -> BrowserMemory:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _run(self) -> None:
-        me = os.getpid()
-        while not self._stop.is_set():
-            parents, pss = {}, {}
-            for entry in Path("/proc").iterdir():
-                if not entry.name.isdigit():
-                    continue
-                try:
-                    status = (entry / "status").read_text()
-                    rollup = (entry / "smaps_rollup").read_text()
-                except OSError:
-                    continue
-                ppid = re.search(r"^PPid:\s+(\d+)", status, re.M)
-                kb = re.search(r"^Pss:\s+(\d+)", rollup, re.M)
-                parents[int(entry.name)] = int(ppid[1]) if ppid else 0
-                pss[int(entry.name)] = int(kb[1]) if kb else 0
-            total = 0
-            for pid, kb in pss.items():
-                p = parents.get(pid, 0)
-                while p and p != me:
-                    p = parents.get(p, 0)
-                total += kb if p == me and pid != me else 0
-            self.peak_kb = max(self.peak_kb, total)
-            self._stop.wait(0.3)
+def descendants_pss_kb(root: int) -> int:
+    """Memory of root's descendants (Playwright's driver and Chromium), counted as PSS:
+    Chromium's processes share most of their pages, which RSS counts once per process."""
+    parents, pss = {}, {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            rollup = (entry / "smaps_rollup").read_text()
+        except OSError:
+            continue
+        ppid = re.search(r"^PPid:\s+(\d+)", status, re.M)
+        kb = re.search(r"^Pss:\s+(\d+)", rollup, re.M)
+        parents[int(entry.name)] = int(ppid[1]) if ppid else 0
+        pss[int(entry.name)] = int(kb[1]) if kb else 0
+    total = 0
+    for pid, kb in pss.items():
+        p = parents.get(pid, 0)
+        while p and p != root:
+            p = parents.get(p, 0)
+        total += kb if p == root else 0
+    return total
 
 
 class LocalOnly(AddressGuard):
@@ -148,7 +130,7 @@ def main() -> None:
         browser_concurrency=args.concurrency,
     )
     started = time.monotonic()
-    with BrowserMemory() as memory:
+    with TreeRss(os.getpid(), descendants_pss_kb) as memory:
         results = fetch_batch(requests, limits, lambda: datetime.now(UTC), LocalOnly(netloc))
     seconds = time.monotonic() - started
     server.shutdown()

@@ -6,9 +6,11 @@ the contract's fetch outcomes.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from extractors.encoding import decode_body
 
@@ -96,6 +98,21 @@ class Attempt:
         """The time the content is evidence for: an archived copy's capture time, else
         when the fetch started (the `fetched_at` of the snapshot it makes)."""
         return self.captured_at or self.started_at
+
+
+def page_fetched(
+    body: bytes, status: int, final_url: str, content_type: str | None, encoding: str | None
+) -> dict[str, Any]:
+    """The fields of a successful attempt that brought a page, whichever fetcher read it."""
+    return {
+        "outcome": Outcome.OK,
+        "http_status": status,
+        "body": body,
+        "digest": hashlib.sha256(body).hexdigest(),
+        "content_type": content_type,
+        "encoding": encoding,
+        "final_url": final_url,
+    }
 
 
 class FetchFailed(Exception):

@@ -13,7 +13,6 @@ Fetcher's own, around each load).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import os
 import shutil
 from collections.abc import AsyncIterator
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from extractors.soft import classify_response
-from flows.attempts import FetchFailed, FetchLimits, FetchRequest, Outcome
+from flows.attempts import FetchFailed, FetchLimits, FetchRequest, Outcome, page_fetched
 from flows.console import progress
 from flows.guard import AddressGuard
 
@@ -176,15 +175,7 @@ class BrowserRenderer:
         )
         if soft is not None:
             raise FetchFailed(Outcome(soft.outcome), soft.reason, status)
-        return {
-            "outcome": Outcome.OK,
-            "http_status": status,
-            "body": body,
-            "digest": hashlib.sha256(body).hexdigest(),
-            "content_type": "text/html",
-            "encoding": "utf-8",
-            "final_url": final_url,
-        }
+        return page_fetched(body, status, final_url, "text/html", "utf-8")
 
     async def _route(self, route: Route, origin: str, document: _Document) -> None:
         """Every request of the page: not loaded, refused by the guard, or fetched here,

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import itertools
 import random
 import ssl
@@ -32,7 +31,14 @@ from protego import Protego
 
 from extractors.encoding import decode_body
 from extractors.soft import classify_response
-from flows.attempts import Attempt, FetchFailed, FetchLimits, FetchRequest, Outcome
+from flows.attempts import (
+    Attempt,
+    FetchFailed,
+    FetchLimits,
+    FetchRequest,
+    Outcome,
+    page_fetched,
+)
 from flows.guard import AddressGuard, redirect_allowed, resolve_hosts
 
 MAX_REDIRECTS = 10
@@ -276,16 +282,7 @@ class Fetcher:
         soft = classify_response(request.url, url, status, text, request.expect_redirect, utf8)
         if soft is not None:
             raise FetchFailed(Outcome(soft.outcome), soft.reason, status)
-        return {
-            "outcome": Outcome.OK,
-            "http_status": status,
-            "body": body,
-            "digest": hashlib.sha256(body).hexdigest(),
-            "content_type": mime or None,
-            "encoding": encoding,
-            "final_url": url,
-            **validators,
-        }
+        return {**page_fetched(body, status, url, mime or None, encoding), **validators}
 
     async def _raise_if_blocked(
         self, response: httpx.Response, request: FetchRequest, url: str, status: int

@@ -7,6 +7,7 @@ import os
 import select
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,8 +35,8 @@ def wait_for_line(proc, needle: str, timeout: float = 120) -> bool:
     return False
 
 
-def orphans(pid: int) -> list[int]:
-    """Processes started by the killed refresh (forkserver, workers) still alive."""
+def processes(match: Callable[[bytes, bytes], bool]) -> list[int]:
+    """Live processes whose (command line, environment) match."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -45,9 +46,14 @@ def orphans(pid: int) -> list[int]:
             environ = (entry / "environ").read_bytes()
         except OSError:
             continue
-        if b"multiprocessing" in cmd and b"EVIDENCE_BATCH_SIZE=" in environ:
+        if match(cmd, environ):
             found.append(int(entry.name))
     return found
+
+
+def orphans(pid: int) -> list[int]:
+    """Processes started by the killed refresh (forkserver, workers) still alive."""
+    return processes(lambda cmd, env: b"multiprocessing" in cmd and b"EVIDENCE_BATCH_SIZE=" in env)
 
 
 def check_consistent(db: Path) -> tuple[int, int]:
@@ -120,17 +126,7 @@ def test_sigkill_at_any_moment_then_catch_up(
 def browser_leftovers(marker: bytes) -> tuple[list[int], list[Path]]:
     """Chromium processes started for a refresh (their environment holds marker), and
     Playwright's profile and artifact directories."""
-    procs = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmd = (entry / "cmdline").read_bytes()
-            environ = (entry / "environ").read_bytes()
-        except OSError:
-            continue
-        if marker in environ and (b"chrom" in cmd or b"playwright" in cmd):
-            procs.append(int(entry.name))
+    procs = processes(lambda cmd, env: marker in env and (b"chrom" in cmd or b"playwright" in cmd))
     dirs = [p for p in Path(os.environ.get("TMPDIR", "/tmp")).glob("playwright*")]
     return procs, dirs
 
