@@ -10,6 +10,7 @@ import duckdb
 
 from warehouse.db import rows_as, sql_file, transaction
 
+APP_SHELL = "over HTTP the page is an app shell with no text"
 MAX_ATTEMPTS = 20  # a message a channel refused this often is given up on
 
 
@@ -201,9 +202,11 @@ def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
         ).fetchall()
     }
     shells = {
-        (record_id, source_id): reason
-        for record_id, source_id, reason in con.execute(
-            "SELECT record_id, source_id, needs_review FROM source_health WHERE needs_browser"
+        (record_id, source_id): APP_SHELL
+        for record_id, source_id in con.execute(
+            "SELECT l.record_id, l.source_id FROM store.latest_snapshots l"
+            " JOIN store.snapshots s USING (snapshot_id) JOIN store.pages p USING (content_hash)"
+            " WHERE s.render = 'http' AND p.app_shell"
         ).fetchall()
     }
     return EvidenceState(records=records, checks=checks, held=held, shells=shells)
