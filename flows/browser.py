@@ -68,7 +68,7 @@ def find_browser(configured: str | None) -> str | None:
 
 @asynccontextmanager
 async def open_renderer(
-    limits: FetchLimits, guard: AddressGuard | None = None, args: tuple[str, ...] = ()
+    limits: FetchLimits, guard: AddressGuard | None = None
 ) -> AsyncIterator[BrowserRenderer | None]:
     """A started browser for the block, or None (said once on stderr) when none starts."""
     try:
@@ -88,7 +88,7 @@ async def open_renderer(
             browser = await playwright.chromium.launch(
                 executable_path=executable,
                 headless=True,
-                args=["--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", *args],
+                args=["--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
             )
         except Error as e:
             progress(INSTALL_HINT.format(why=str(e).strip().splitlines()[0]))
