@@ -39,7 +39,7 @@ from flows.attempts import (
     Outcome,
     page_fetched,
 )
-from flows.guard import AddressGuard, redirect_allowed, resolve_hosts
+from flows.guard import AddressGuard
 
 MAX_REDIRECTS = 10
 RETRY_AFTER_CAP_S = 30.0
@@ -96,7 +96,8 @@ def fetch_batch(
                 from flows.browser import open_renderer
 
                 renderer = await stack.enter_async_context(open_renderer(limits, guard))
-            return await Fetcher(clients, limits, clock, renderer=renderer).fetch_all(requests)
+            fetcher = Fetcher(clients, limits, clock, renderer=renderer, guard=guard)
+            return await fetcher.fetch_all(requests)
 
     return asyncio.run(run())
 
@@ -118,6 +119,7 @@ class Fetcher:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         renderer: Renderer | None = None,
+        guard: AddressGuard | None = None,
     ) -> None:
         clients = [client] if isinstance(client, httpx.AsyncClient) else list(client)
         self._clients = itertools.cycle(clients)
@@ -130,6 +132,7 @@ class Fetcher:
             lambda: asyncio.Semaphore(limits.per_host)
         )
         self.renderer = renderer  # loads `render: browser` requests; None: no browser
+        self.guard = guard or AddressGuard()  # where a redirect may lead
         self._robots: dict[str, Protego | None] = {}
         self._robots_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -231,11 +234,8 @@ class Fetcher:
                         raise FetchFailed(Outcome.BAD_CONTENT, f"redirect to a non-http URL: {nxt}")
                     if nxt in seen:
                         raise FetchFailed(Outcome.REDIRECT_LOOP, f"redirect loop at {nxt}")
-                    if urlsplit(nxt).hostname != urlsplit(url).hostname:
-                        resolve = await resolve_hosts(
-                            [urlsplit(request.url).hostname, urlsplit(nxt).hostname]
-                        )
-                        if not redirect_allowed(request.url, nxt, resolve):
+                    if urlsplit(nxt).netloc != urlsplit(url).netloc:
+                        if not await self.guard.allows(request.url, nxt):
                             raise FetchFailed(
                                 Outcome.BAD_CONTENT,
                                 f"redirect from a public host to a private address refused: {nxt}",

@@ -156,6 +156,30 @@ def test_redirect_is_followed_and_the_final_url_kept(web: WebServer) -> None:
     assert a.outcome is Outcome.OK and a.final_url == web.url("/new")
 
 
+def test_a_public_page_cannot_redirect_the_fetcher_to_a_private_address(web: WebServer) -> None:
+    """The fetcher itself refuses, not only the rule: web stands for a public host, its
+    redirect points at another server on this machine, which never sees a request."""
+    from flows.guard import AddressGuard
+
+    private = WebServer().start()
+    try:
+        private.routes["/admin"] = Page("<p>internal</p>")
+        web.routes["/hop"] = Page(
+            b"", status=302, headers={"Location": private.url("/admin")}, etag=False
+        )
+        url = web.url("/hop")
+        public = AddressGuard(public_origins={web.base.removeprefix("http://")})
+        (refused,) = fetch_batch([FetchRequest(url)], LIMITS, lambda: datetime.now(UTC), public)[
+            url
+        ]
+        assert refused.outcome is Outcome.BAD_CONTENT and "private address" in (refused.error or "")
+        assert private.hits["/admin"] == 0
+        (local,) = fetch(web, "/hop")  # a URL the user wrote on this machine may lead here
+        assert local.outcome is Outcome.OK and private.hits["/admin"] == 1
+    finally:
+        private.stop()
+
+
 def test_windows_1252_page_without_charset_reads_right(web: WebServer) -> None:
     text = "<p>Caf\u00e9 prices \u2013 \u20ac5 per month, \u201cfully claimed\u201d soon.</p>"
     web.routes["/cp"] = Page(text.encode("cp1252"), content_type="text/html")
