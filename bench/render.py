@@ -22,6 +22,7 @@ import time
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -80,7 +81,7 @@ class LocalOnly(AddressGuard):
         self.netloc = netloc
 
     async def allows(self, origin: str, target: str) -> bool:
-        return target.split("/")[2] == self.netloc if "://" in target else False
+        return urlsplit(target).netloc == self.netloc
 
 
 def serve(contents: list[bytes]) -> ThreadingHTTPServer:

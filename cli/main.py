@@ -11,13 +11,14 @@ import argparse
 import gc
 import sys
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from cli.render import as_csv, as_json, summary_table, table
 from flows import clock
 from flows.config import Catalog, Settings, config_dir_from, load_catalog, load_settings, resolve_db
 from warehouse import queries
-from warehouse.db import Connection, connect
+from warehouse.db import Connection, session
 from warehouse.errors import EvidenceError
 from warehouse.lock import ensure_no_refresh
 
@@ -118,8 +119,9 @@ def _db_for_reading(args: argparse.Namespace) -> Path:
     return resolve_db(args.db, settings)
 
 
-def _read(args: argparse.Namespace) -> Connection:
-    return connect(_db_for_reading(args), read_only=True, now=clock.now())
+def _reading(args: argparse.Namespace) -> AbstractContextManager[Connection]:
+    """A read-only connection for the block, closed after it."""
+    return session(_db_for_reading(args), read_only=True, now=clock.now())
 
 
 def cmd_refresh(args: argparse.Namespace) -> int:
@@ -137,11 +139,8 @@ def _catalog(args: argparse.Namespace) -> Catalog:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    con = _read(args)
-    try:
+    with _reading(args) as con:
         columns, rows = queries.status(con)
-    finally:
-        con.close()
     print(table(columns, rows))
     return 0
 
@@ -149,12 +148,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from cli.card import render_card
 
-    con = _read(args)
-    try:
+    with _reading(args) as con:
         data = queries.card(con, args.record_id)
         known = queries.record_ids(con) if data is None else []
-    finally:
-        con.close()
     if data is None:
         hint = f"; known: {', '.join(sorted(known)[:10])}" if known else ""
         raise EvidenceError(f"no record {args.record_id!r} in the warehouse{hint}")
@@ -163,11 +159,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_sql(args: argparse.Namespace) -> int:
-    con = _read(args)
-    try:
+    with _reading(args) as con:
         columns, rows = queries.run_user_query(con, args.query)
-    finally:
-        con.close()
     if args.format == "json":
         print(as_json(columns, rows))
     elif args.format == "csv":
@@ -178,21 +171,15 @@ def cmd_sql(args: argparse.Namespace) -> int:
 
 
 def cmd_sources(args: argparse.Namespace) -> int:
-    con = _read(args)
-    try:
+    with _reading(args) as con:
         columns, rows = queries.sources(con)
-    finally:
-        con.close()
     print(table(columns, rows, max_width=70))
     return 0
 
 
 def cmd_alerts(args: argparse.Namespace) -> int:
-    con = _read(args)
-    try:
+    with _reading(args) as con:
         columns, rows = queries.alerts(con, args.all)
-    finally:
-        con.close()
     if not rows:
         print("no open alerts" if not args.all else "no alerts")
         return 0
@@ -213,13 +200,10 @@ def cmd_accept(args: argparse.Namespace) -> int:
     from warehouse import store
 
     now = clock.now()
-    con = connect(_db_for_reading(args), now=now)
-    try:
+    with session(_db_for_reading(args), now=now) as con:
         accepted = store.accept_review(con, args.record_id, args.source_id, now)
         if accepted:
             store.grade_all(con)
-    finally:
-        con.close()
     if not accepted:
         raise EvidenceError(f"nothing of {args.record_id}/{args.source_id} is held for review")
     print(f"accepted {accepted} page(s) of {args.record_id}/{args.source_id}; grades recomputed")

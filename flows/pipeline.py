@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -49,20 +49,8 @@ def store_sources(
     total = len(plan.requests)
     done = 0
     writing: tuple[PrefectFuture | None, Results] | None = None
-    rendered = [r for r in plan.requests if r.render == "browser"]
-    rendering = render_pages.submit(Sealed(rendered), limits) if rendered else None
-    batcher = Batches([r for r in plan.requests if r.render != "browser"], BATCH_SIZE)
-    batch = batcher.next()
-    fetching = fetch_sources.submit(Sealed(batch), limits) if batch else None
-    while fetching is not None or rendering is not None:
-        if fetching is not None:
-            results = fetching.result().take()
-            batcher.observe(batch, results)  # how many bodies the next batch may bring
-            following = batcher.next()
-            fetching = fetch_sources.submit(Sealed(following), limits) if following else None
-        else:  # the HTTP batches are done: the rendered pages are the last batch
-            assert rendering is not None
-            batch, results, following, rendering = rendered, rendering.result().take(), [], None
+    for batch, fetched in _fetched_batches(plan.requests, limits):
+        results = fetched.take()
         reading = _read_new_pages(db, batch, results, quotes)
         # The write needs no body: the bodies go with the extraction when it is done.
         slim = {
@@ -74,10 +62,33 @@ def store_sources(
             done += _write_batch(db, run_id, plan, states, *writing)
             progress(f"stored {done}/{total} URLs")
         writing = (reading, slim)
-        batch = following
     if writing is not None:
         done += _write_batch(db, run_id, plan, states, *writing)
         progress(f"stored {done}/{total} URLs")
+
+
+def _fetched_batches(
+    requests: Sequence[FetchRequest], limits: FetchLimits
+) -> Iterator[tuple[list[FetchRequest], Sealed[Results]]]:
+    """Each batch with what its fetch brought: the HTTP batches in turn, each fetched while
+    the one before is handled, then the pages rendered in the browser alongside them all.
+    The results come sealed, so that this generator keeps none of their bodies."""
+    rendered = [r for r in requests if r.render == "browser"]
+    rendering = render_pages.submit(Sealed(rendered), limits) if rendered else None
+    batcher = Batches([r for r in requests if r.render != "browser"], BATCH_SIZE)
+    first = batcher.next()
+    pending = (first, fetch_sources.submit(Sealed(first), limits)) if first else None
+    while pending is not None:
+        batch, fetching = pending
+        results = fetching.result()
+        batcher.observe(batch, results.value)  # how many bodies the next batch may bring
+        following = batcher.next()
+        pending = (
+            (following, fetch_sources.submit(Sealed(following), limits)) if following else None
+        )
+        yield batch, results
+    if rendering is not None:
+        yield rendered, rendering.result()
 
 
 def _read_new_pages(

@@ -3,36 +3,19 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import write_config
+from support import require_browser, write_config
 
 from flows.attempts import FetchLimits, FetchRequest, Outcome
-from flows.browser import find_browser
 from flows.fetch import fetch_batch
 from flows.guard import AddressGuard
 
-
-def _browser_or_skip() -> None:
-    try:
-        import playwright  # noqa: F401
-
-        find_browser(None)
-        found = True
-    except (ImportError, LookupError):
-        found = False
-    if not found:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI must have a browser: make browser installs one")
-        pytest.skip("no browser here: `make browser` installs one (Playwright's or chromium)")
-
-
-_browser_or_skip()
+require_browser()
 
 LIMITS = FetchLimits(timeout_s=8.0, retries=0, user_agent="evidence-test", browser_concurrency=2)
 FROM_JSON = """<html><head><title>Credits</title></head><body><div id="root">Loading…</div>

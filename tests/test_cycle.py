@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import write_config
+from support import browser_found, write_config
 
 from warehouse.db import connect
 
@@ -161,13 +161,8 @@ def test_demo_runs_the_whole_cycle_offline(
     prefect_harness: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from cli.demo import run_demo
-    from flows.browser import find_browser
 
-    try:
-        find_browser(None)
-        browser = True
-    except LookupError:
-        browser = False
+    browser = browser_found()
     assert run_demo(str(tmp_path / "demo.duckdb")) == 0
     captured = capsys.readouterr()
     out = captured.out

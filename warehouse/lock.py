@@ -15,7 +15,7 @@ from warehouse.errors import RefreshRunning
 
 # Locks this process holds, by lock file: taking one again is a no-op, so that the CLI can
 # hold the lock from before Prefect starts while the flow it runs takes it as well.
-_held: dict[Path, int] = {}
+_held: set[Path] = set()
 _held_guard = threading.Lock()
 PID_WAIT_S = 1.0
 
@@ -29,17 +29,9 @@ def refresh_lock(db_path: Path) -> Iterator[None]:
     """Hold `<db>.lock` for the block; RefreshRunning at once if another process holds it."""
     key = lock_path(db_path).absolute()
     with _held_guard:
-        if key in _held:
-            _held[key] += 1
-            nested = True
-        else:
-            nested = False
+        nested = key in _held
     if nested:
-        try:
-            yield
-        finally:
-            with _held_guard:
-                _held[key] -= 1
+        yield  # the outer holder releases it
         return
     db_path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(key, os.O_RDWR | os.O_CREAT, 0o644)
@@ -51,12 +43,12 @@ def refresh_lock(db_path: Path) -> Iterator[None]:
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         with _held_guard:
-            _held[key] = 1
+            _held.add(key)
         try:
             yield
         finally:
             with _held_guard:
-                del _held[key]
+                _held.discard(key)
             os.ftruncate(fd, 0)
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:

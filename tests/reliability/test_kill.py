@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
+from support import require_browser
 
 from warehouse.db import connect
 
@@ -133,14 +134,7 @@ def browser_leftovers(marker: bytes) -> tuple[list[int], list[Path]]:
 
 @pytest.mark.slow
 def test_killed_while_rendering_leaves_no_browser_behind(web: WebServer, tmp_path: Path) -> None:
-    from flows.browser import find_browser
-
-    try:
-        find_browser(None)
-    except LookupError:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI must have a browser: make browser installs one")
-        pytest.skip("no browser here: `make browser` installs one")
+    require_browser()
     config = write_catalog(tmp_path, web, 5)
     web.routes["/restless"] = Page(
         "<html><body><script>setInterval(() => fetch('/tick?' + Math.random()), 100);"
