@@ -12,6 +12,7 @@ import gc
 import sys
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 
 from cli.render import as_csv, as_json, summary_table, table
@@ -77,6 +78,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="read stored pages again after an extractor change (fetches nothing)",
     )
     p.add_argument("--all", action="store_true", help="every stored page, not only older ones")
+
+    p = sub.add_parser(
+        "gc",
+        parents=[common],
+        help="drop old fetch rows and raw pages no longer kept, then compact the database file",
+    )
+    p.add_argument(
+        "--fetches-before",
+        metavar="DATE",
+        type=_date_arg,
+        help="drop fetch rows started before DATE (YYYY-MM-DD, UTC) that nothing rests on",
+    )
 
     p = sub.add_parser(
         "accept",
@@ -191,9 +204,42 @@ def cmd_reextract(args: argparse.Namespace) -> int:
     from flows.reextract import reextract
 
     db = _db_for_reading(args)
-    count = reextract(db, everything=args.all)
+    count, unkept = reextract(db, everything=args.all)
     print(f"re-extracted {count} stored page(s) of {db}")
+    if unkept:
+        print(f"could not read {unkept} page(s) again: their raw page is no longer kept")
     return 0
+
+
+def cmd_gc(args: argparse.Namespace) -> int:
+    from flows.gc import collect
+
+    config_dir = config_dir_from(args.config)
+    settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
+    db = resolve_db(args.db, settings)
+    done = collect(db, settings.history.keep_pages, args.fetches_before)
+    print(
+        f"dropped {done.fetches_dropped} fetch row(s) and {done.pages_dropped} raw page(s); "
+        f"{db}: {_size(done.bytes_before)} -> {_size(done.bytes_after)}"
+    )
+    return 0
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MB" if n >= 2**20 else f"{n / 2**10:.0f} KB"
+
+
+def _date_arg(value: str) -> datetime:
+    """A DATE option: YYYY-MM-DD (midnight UTC) or an ISO-8601 time with zone."""
+    try:
+        if len(value) == 10:
+            return datetime.combine(date.fromisoformat(value), time(0), tzinfo=UTC)
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date: use YYYY-MM-DD") from None
+    if parsed.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{value!r} has no time zone: add one, or give a date")
+    return parsed
 
 
 def cmd_accept(args: argparse.Namespace) -> int:
@@ -232,6 +278,7 @@ COMMANDS = {
     "sources": cmd_sources,
     "alerts": cmd_alerts,
     "reextract": cmd_reextract,
+    "gc": cmd_gc,
     "accept": cmd_accept,
     "serve": cmd_serve,
     "demo": cmd_demo,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
@@ -76,3 +77,9 @@ class ClaimCheck:
     outcome: CheckOutcome
     found_text: str | None = None
     found_values: tuple[float, ...] = ()
+
+
+def reading_hash(title: str | None, text: str) -> str:
+    """Identifies a page's reading: two bodies with the same title and main text are one
+    snapshot (migration 007 computes the same for pages stored before)."""
+    return hashlib.sha256(f"{title or ''}\x1f{text}".encode("utf-8", "surrogatepass")).hexdigest()

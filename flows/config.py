@@ -128,6 +128,10 @@ class ScheduleSettings(_Strict):
         return v
 
 
+class HistorySettings(_Strict):
+    keep_pages: int = Field(2, ge=0)  # raw pages kept per source, newest first
+
+
 class Settings(_Strict):
     database: str = "data/evidence.duckdb"
     task_runner: Literal["threads", "dask"] = "threads"  # where extract-pages tasks run
@@ -136,6 +140,7 @@ class Settings(_Strict):
     fetch: FetchSettings = FetchSettings()
     alerts: AlertSettings = AlertSettings()
     schedule: ScheduleSettings = ScheduleSettings()
+    history: HistorySettings = HistorySettings()
 
 
 class SourceConfig(_Strict):

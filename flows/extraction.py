@@ -26,9 +26,12 @@ def extract_batch(
     wanted: set[str],
     quotes: Mapping[str, Sequence[str]] | None = None,
     workers: int | None = None,
+    previous: Mapping[str, tuple[str, bytes]] | None = None,
 ) -> list[Extracted]:
-    """Extract each wanted body of these attempts once, checking the quotes of its URLs."""
+    """Extract each wanted body of these attempts once, checking the quotes of its URLs
+    (`previous`: by URL, the page and fingerprint of the source's newest snapshot)."""
     quotes = quotes or {}
+    previous = previous or {}
     first: dict[str, Attempt] = {}  # the first attempt that brought each wanted body
     page_quotes: dict[str, dict[str, None]] = defaultdict(dict)
     for a in attempts:
@@ -45,6 +48,7 @@ def extract_batch(
             content_type=a.content_type,
             encoding=a.encoding,
             quotes=tuple(page_quotes[digest]),
+            previous=previous.get(a.url),
         )
         for digest, a in first.items()
         if a.body is not None

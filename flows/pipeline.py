@@ -51,7 +51,7 @@ def store_sources(
     writing: tuple[PrefectFuture | None, Results] | None = None
     for batch, fetched in _fetched_batches(plan.requests, limits):
         results = fetched.take()
-        reading = _read_new_pages(db, batch, results, quotes)
+        reading = _read_new_pages(db, batch, results, quotes, plan, states)
         # The write needs no body: the bodies go with the extraction when it is done.
         slim = {
             url: [a if a.body is None else replace(a, body=None) for a in tries]
@@ -96,19 +96,30 @@ def _read_new_pages(
     batch: Sequence[FetchRequest],
     results: Results,
     quotes: Mapping[str, tuple[str, ...]],
+    plan: Plan,
+    states: Mapping[tuple[str, str], SourceState],
 ) -> PrefectFuture | None:
     """Submit the extraction of the batch's bodies not yet stored; None when there are none
-    (304s, failures, pages already read)."""
+    (304s, failures, pages already read). Each goes with the fingerprint of its source's
+    newest snapshot, so that a body that changed only outside its main text is not read."""
     finals = [attempts[-1] for attempts in results.values()]
     hashes = {a.digest for a in finals if a.digest is not None}
     if not hashes:
         return None
+    prior: dict[str, str] = {}  # URL -> the page of its source's newest snapshot
+    for r in batch:
+        for t in plan.targets.get(r.url, ()):
+            state = states.get((t.record_id, t.source_id))
+            if state is not None:
+                prior.setdefault(r.url, state.content_hash)
     with session(db, now=clock.now()) as con:
         wanted = pages.missing_pages(con, hashes, EXTRACTOR_VERSION)
-    if not wanted:
-        return None
+        if not wanted:
+            return None
+        prints = pages.fingerprints(con, prior.values())
+    previous = {url: (h, prints[h]) for url, h in prior.items() if h in prints}
     batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
-    return extract_pages.submit(Sealed((finals, wanted, batch_quotes)))
+    return extract_pages.submit(Sealed((finals, wanted, batch_quotes, previous)))
 
 
 def _write_batch(
@@ -122,13 +133,14 @@ def _write_batch(
     """Store one batch: its pages (once read), snapshots, every attempt, and the checks of
     its new snapshots (made by the workers); returns URLs stored."""
     extracted: list[Extracted] = reading.result().take() if reading is not None else []
-    new_pages = [e.page for e in extracted]
-    known = {(e.page.content_hash, q): c for e in extracted for q, c in e.checks}
-    hashes = {a.digest for attempts in results.values() for a in attempts if a.digest}
+    new_pages = [e.page for e in extracted if e.page is not None]
+    same_as = {e.digest: e.same_as for e in extracted if e.same_as is not None}
+    known = {(e.digest, q): c for e in extracted for q, c in e.checks}
+    digests = {a.digest for attempts in results.values() for a in attempts if a.digest}
     with session(db, now=clock.now()) as con:
-        store.write_fetches(con, run_id, new_pages, fetch_rows(results, plan), states)
-        if hashes:
-            check_claims(con, known, hashes)
+        store.write_fetches(con, run_id, new_pages, fetch_rows(results, plan), states, same_as)
+        if digests:
+            check_claims(con, known, {same_as.get(d, d) for d in digests})
     del extracted, new_pages, known
     _give_back_memory()
     failed = sum(not last_live(a).outcome.success for a in results.values())

@@ -18,14 +18,21 @@ from warehouse.lock import refresh_lock
 PAGES_PER_ROUND = 200
 
 
-def reextract(db: Path, everything: bool = False) -> int:
-    """Re-run extraction over stored pages of older extractor versions; returns pages read."""
+def reextract(db: Path, everything: bool = False) -> tuple[int, int]:
+    """Re-run extraction over stored pages of older extractor versions (or all of them);
+    returns pages read, and pages that could not be read because their raw page is no
+    longer kept (history.keep_pages): those keep the reading they have."""
     if not db.exists():
         raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
     with refresh_lock(db):
         with session(db, now=clock.now()) as con:
-            hashes = pages.stale_pages(con, EXTRACTOR_VERSION, everything)
+            hashes, unkept = pages.stale_pages(con, EXTRACTOR_VERSION, everything)
         progress(f"re-extracting {len(hashes)} stored pages with extractor {EXTRACTOR_VERSION}")
+        if unkept:
+            progress(
+                f"{unkept} older page(s) cannot be read again: their raw page is no longer "
+                "kept (history.keep_pages); they keep the reading they have"
+            )
         done = 0
         for start in range(0, len(hashes), PAGES_PER_ROUND):
             with session(db, now=clock.now()) as con:
@@ -41,7 +48,7 @@ def reextract(db: Path, everything: bool = False) -> int:
                 )
                 for s in stored
             ]
-            read = [e.page for e in extract_jobs(jobs)]
+            read = [e.page for e in extract_jobs(jobs) if e.page is not None]
             with session(db, now=clock.now()) as con:
                 pages.replace_pages(con, read)
             done += len(read)
@@ -50,4 +57,4 @@ def reextract(db: Path, everything: bool = False) -> int:
             made = check_claims(con)
             store.grade_all(con)
         progress(f"checked {made} claim/page pairs again; grades recomputed")
-    return done
+    return done, unkept

@@ -63,7 +63,7 @@ def refresh_flow(
         # 2. Fetch, read and store every source, checking the claims of each new page.
         store_sources(db, run_id, plan, quotes_by_url(selected), fetch_limits(catalog), states)
         # 3. Check the claims left, hold suspect primary pages, grade every record.
-        made = check_and_grade(db)
+        made = check_and_grade(db, catalog.settings.history.keep_pages)
         progress(f"checked {made} claim/page pairs; graded {len(catalog.records)} records")
         # 4. Open, resend and close alerts; deliver what is owed.
         send_alerts(db, catalog.settings.alerts, Sealed(before))

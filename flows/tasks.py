@@ -21,7 +21,7 @@ from flows.console import progress
 from flows.extraction import extract_batch
 from flows.fetch import fetch_batch
 from flows.worker import Extracted
-from warehouse import store
+from warehouse import pages, store
 from warehouse.alerts import EvidenceState
 from warehouse.db import session
 
@@ -66,15 +66,17 @@ def render_pages(
     return Sealed(fetch_batch(requests.value, limits, clock.now))
 
 
-ExtractInput = tuple[list[Attempt], set[str], dict[str, tuple[str, ...]]]
+ExtractInput = tuple[
+    list[Attempt], set[str], dict[str, tuple[str, ...]], dict[str, tuple[str, bytes]]
+]
 
 
 @task(name="extract-pages", cache_policy=NONE, retries=1, cache_result_in_memory=False)
 def extract_pages(batch: Sealed[ExtractInput]) -> Sealed[list[Extracted]]:
-    """Read each new page (attempts, wanted hashes, quotes by URL), and check its claims
-    while it is in hand (process pool)."""
-    attempts, wanted, quotes = batch.value
-    extracted = extract_batch(attempts, wanted, quotes)
+    """Read each new page (attempts, wanted hashes, quotes by URL, the newest snapshot's
+    page and fingerprint by URL), and check its claims while it is in hand (process pool)."""
+    attempts, wanted, quotes, previous = batch.value
+    extracted = extract_batch(attempts, wanted, quotes, previous=previous)
     batch.take()  # the bodies, let go once read (kept until then for a retry)
     return Sealed(extracted)
 
@@ -86,8 +88,10 @@ def extract_pages(batch: Sealed[ExtractInput]) -> Sealed[list[Extracted]]:
     retry_delay_seconds=2,
     timeout_seconds=1800,
 )
-def check_and_grade(db_path: Path) -> int:
-    """Check claims, hold suspect pages, grade; returns checks made."""
+def check_and_grade(db_path: Path, keep_pages: int) -> int:
+    """Check claims, hold suspect pages, grade, drop the raw pages no longer kept (all but
+    the newest `keep_pages` of each source and those current checks rest on); returns
+    checks made."""
     now = clock.now()
     with session(db_path, now=now) as con:
         made = check_claims(con)
@@ -95,6 +99,7 @@ def check_and_grade(db_path: Path) -> int:
         if held:
             made += check_claims(con)  # the snapshots that count again may need checks
         store.grade_all(con)
+        pages.drop_old_bodies(con, keep_pages)
     for review in held:
         progress(
             f"holding the new page of {review.record_id}/{review.source_id} for review: "

@@ -13,11 +13,12 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
+from extractors import fingerprint
 from extractors.claims import match_claim, normalize_text
 from extractors.encoding import decode_body
 from extractors.page import EXTRACTOR_VERSION, extract_page
 from extractors.soft import is_app_shell
-from extractors.values import ClaimCheck
+from extractors.values import ClaimCheck, reading_hash
 from warehouse import bodies
 from warehouse.rows import PageRow
 
@@ -36,20 +37,29 @@ class ExtractJob:
     content_type: str | None
     encoding: str | None
     quotes: tuple[str, ...] = ()  # claim quotes to check on this page while it is in hand
+    # The page the source's newest snapshot was read from, and its fingerprint: when the
+    # body cannot read differently, it is not read at all.
+    previous: tuple[str, bytes] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Extracted:
-    """A page as stored, and each of its job's quotes checked against its text."""
+    """A body read: the page as stored with each of its job's quotes checked against its
+    text, or (`page` None) the stored page whose reading it cannot differ from."""
 
-    page: PageRow
+    digest: str
+    page: PageRow | None
     checks: tuple[tuple[str, ClaimCheck], ...] = ()
+    same_as: str | None = None
 
 
 def run_job(job: ExtractJob) -> Extracted:
     """Decode, read and compress one body (all here, on the cores extraction uses)."""
     text, _ = decode_body(job.body, job.encoding)
-    page = extract_page(text or "", job.url, job.fetched_at)
+    html = text or ""
+    if job.previous is not None and fingerprint.same_text(job.previous[1], html):
+        return Extracted(job.digest, None, same_as=job.previous[0])
+    page = extract_page(html, job.url, job.fetched_at)
     row = PageRow(
         content_hash=job.digest,
         body_z=bodies.compress(job.body),
@@ -61,12 +71,14 @@ def run_job(job: ExtractJob) -> Extracted:
         extractor_version=EXTRACTOR_VERSION,
         numbers=page.numbers,
         statuses=page.statuses,
-        app_shell=is_app_shell(text or "", page.text),
+        app_shell=is_app_shell(html, page.text),
+        text_hash=reading_hash(page.title, page.text),
+        fingerprint=fingerprint.make(html, page.text) if page.method == "trafilatura" else None,
     )
     if not job.quotes:
-        return Extracted(row)
+        return Extracted(job.digest, row)
     folded = normalize_text(page.text, page.folded)
-    return Extracted(row, tuple((q, match_claim(q, folded)) for q in job.quotes))
+    return Extracted(job.digest, row, tuple((q, match_claim(q, folded)) for q in job.quotes))
 
 
 def watch_parent(parent_pid: int) -> None:

@@ -47,6 +47,8 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
                 "text": p.text,
                 "extractor_version": p.extractor_version,
                 "app_shell": p.app_shell,
+                "text_hash": p.text_hash,
+                "fingerprint": p.fingerprint,
             }
             for p in pages
         ],
@@ -93,14 +95,78 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
 
 def stale_pages(
     con: duckdb.DuckDBPyConnection, extractor_version: str, everything: bool = False
-) -> list[str]:
-    """Hashes of stored pages read by another extractor version (or all of them)."""
+) -> tuple[list[str], int]:
+    """Hashes of stored pages read by another extractor version (or all of them) whose raw
+    page is kept, and how many more there are whose raw page is not."""
     rows = con.execute(
-        "SELECT content_hash FROM store.pages WHERE ? OR extractor_version <> ? "
-        "ORDER BY content_hash",
+        "SELECT content_hash, body IS NOT NULL FROM store.pages "
+        "WHERE ? OR extractor_version <> ? ORDER BY content_hash",
         [everything, extractor_version],
     ).fetchall()
-    return [h for (h,) in rows]
+    return [h for h, kept in rows if kept], sum(not kept for _, kept in rows)
+
+
+def readings(con: duckdb.DuckDBPyConnection, hashes: Iterable[str]) -> dict[str, str]:
+    """The reading hash (title and main text) of each of these stored pages."""
+    wanted = sorted(set(hashes))
+    if not wanted:
+        return {}
+    return dict(
+        con.execute(
+            "SELECT content_hash, text_hash FROM store.pages "
+            "WHERE list_contains(?, content_hash) AND text_hash IS NOT NULL",
+            [wanted],
+        ).fetchall()
+    )
+
+
+def fingerprints(con: duckdb.DuckDBPyConnection, hashes: Iterable[str]) -> dict[str, bytes]:
+    """The fingerprint of each of these stored pages that has one."""
+    wanted = sorted(set(hashes))
+    if not wanted:
+        return {}
+    return dict(
+        con.execute(
+            "SELECT content_hash, fingerprint FROM store.pages "
+            "WHERE list_contains(?, content_hash) AND fingerprint IS NOT NULL",
+            [wanted],
+        ).fetchall()
+    )
+
+
+def refit(con: duckdb.DuckDBPyConnection, prints: dict[str, bytes]) -> None:
+    """Give stored pages the fingerprint of a newer body read the same (its chrome moved
+    for good: the next body like it is then not read again)."""
+    if prints:
+        con.executemany(
+            "UPDATE store.pages SET fingerprint = ? WHERE content_hash = ?",
+            [(fp, h) for h, fp in prints.items()],
+        )
+
+
+def drop_old_bodies(con: duckdb.DuckDBPyConnection, keep: int) -> int:
+    """Drop the raw page of every snapshot but the newest `keep` of each source and those
+    that a current claim check rests on (their text, figures and statuses stay); returns
+    pages dropped."""
+    with transaction(con):
+        row = con.execute(
+            """
+            UPDATE store.pages SET body = NULL
+            WHERE body IS NOT NULL AND content_hash NOT IN (
+                SELECT content_hash FROM (
+                    SELECT content_hash, row_number() OVER (
+                        PARTITION BY record_id, source_id ORDER BY snapshot_id DESC
+                    ) AS n
+                    FROM store.snapshots
+                ) WHERE n <= $keep
+                UNION
+                SELECT s.content_hash
+                FROM store.current_checks c JOIN store.snapshots s USING (snapshot_id)
+            )
+            """,
+            {"keep": keep},
+        ).fetchone()
+    return row[0] if row else 0
 
 
 def stored_bodies(con: duckdb.DuckDBPyConnection, hashes: Sequence[str]) -> list[StoredBody]:
@@ -111,7 +177,7 @@ def stored_bodies(con: duckdb.DuckDBPyConnection, hashes: Sequence[str]) -> list
             "SELECT p.content_hash, p.body AS body_z, p.content_type, p.encoding,"
             " min(s.fetched_at) AS fetched_at, arg_min(s.url, s.fetched_at) AS url"
             " FROM store.pages p JOIN store.snapshots s USING (content_hash)"
-            " WHERE list_contains(?, p.content_hash) GROUP BY ALL",
+            " WHERE list_contains(?, p.content_hash) AND p.body IS NOT NULL GROUP BY ALL",
             [list(hashes)],
         ),
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from extractors.values import QuotedNumber, StatusMention
+from extractors.values import QuotedNumber, StatusMention, reading_hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +52,12 @@ class PageRow:
     numbers: tuple[QuotedNumber, ...]
     statuses: tuple[StatusMention, ...]
     app_shell: bool = False  # no text until JavaScript runs (extractors.soft.is_app_shell)
+    text_hash: str = ""  # reading_hash(title, text), made when not given
+    fingerprint: bytes | None = None  # extractors.fingerprint.make; None: always read again
+
+    def __post_init__(self) -> None:
+        if not self.text_hash:
+            object.__setattr__(self, "text_hash", reading_hash(self.title, self.text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +89,7 @@ class SourceState:
     content_hash: str
     etag: str | None
     last_modified: str | None
+    text_hash: str | None = None  # of the snapshot's page (title and main text)
 
 
 @dataclass(frozen=True, slots=True)

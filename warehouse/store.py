@@ -3,7 +3,7 @@ checks, reviews and grades. Every value is bound as a parameter."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -91,11 +91,12 @@ def source_states(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], Sourc
             SELECT record_id, source_id, arg_max(snapshot_id, snapshot_id) AS snapshot_id
             FROM store.snapshots WHERE via = 'live' GROUP BY ALL
         )
-        SELECT n.record_id, n.source_id, n.snapshot_id, s.content_hash,
+        SELECT n.record_id, n.source_id, n.snapshot_id, s.content_hash, p.text_hash,
                arg_max(f.etag, f.fetch_id) AS etag,
                arg_max(f.last_modified, f.fetch_id) AS last_modified
         FROM newest n
         JOIN store.snapshots s USING (snapshot_id)
+        LEFT JOIN store.pages p USING (content_hash)
         LEFT JOIN store.fetches f
           ON f.snapshot_id = n.snapshot_id AND f.outcome = 'ok' AND f.via = 'live'
         GROUP BY ALL
@@ -110,6 +111,7 @@ def source_states(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], Sourc
             content_hash=row["content_hash"],
             etag=row["etag"],
             last_modified=row["last_modified"],
+            text_hash=row["text_hash"],
         )
     return states
 
@@ -120,18 +122,27 @@ def write_fetches(
     new_pages: Sequence[PageRow],
     fetches: Sequence[FetchRow],
     states: dict[tuple[str, str], SourceState],
+    same_as: Mapping[str, str] | None = None,
 ) -> int:
-    """Store pages, new snapshots and every attempt in one short transaction.
+    """Store new snapshots, the pages they rest on and every attempt, in one short
+    transaction.
 
-    A body equal to the source's newest snapshot adds no snapshot; a 304 points
-    at the newest snapshot. Updates `states` in place; returns new snapshots.
+    A snapshot is a distinct reading (title and main text) of a source: a body read the
+    same as the source's newest snapshot, or not read at all because it cannot read
+    differently (`same_as`: body digest -> the stored page it reads like), adds no
+    snapshot and no page, as a 304 does not. Updates `states` in place; returns new
+    snapshots.
     """
+    same_as = same_as or {}
+    fresh = {p.content_hash: p for p in new_pages}
+    wanted = {same_as.get(f.content_hash, f.content_hash) for f in fetches if f.content_hash}
+    reading = pages.readings(con, wanted - fresh.keys())
+    reading.update((h, p.text_hash) for h, p in fresh.items())
     with transaction(con):
-        pages.write_pages(con, new_pages)
-        snapshots: list[dict[str, Any]] = []
+        plan = _SnapshotPlan(con, states, same_as, reading)
         fetch_rows = []
         for fetch_id, f in zip(_ids(con, "store.fetch_ids", len(fetches)), fetches, strict=True):
-            snapshot_id = _snapshot_for(con, f, states, snapshots)
+            snapshot_id = plan.snapshot_for(f)
             fetch_rows.append(
                 {
                     "fetch_id": fetch_id,
@@ -155,6 +166,16 @@ def write_fetches(
                     "render": f.render,
                 }
             )
+        pages.write_pages(con, [p for h, p in fresh.items() if h in plan.used])
+        pages.refit(
+            con,
+            {
+                old: print_
+                for new, old in plan.read_alike.items()
+                if new in fresh and (print_ := fresh[new].fingerprint) is not None
+            },
+        )
+        snapshots = plan.snapshots
         # New snapshots carry provisional (negative) ids until the sequence numbers them.
         numbered = dict(
             zip(
@@ -173,46 +194,73 @@ def write_fetches(
     return len(snapshots)
 
 
-def _snapshot_for(
-    con: duckdb.DuckDBPyConnection,
-    f: FetchRow,
-    states: dict[tuple[str, str], SourceState],
-    snapshots: list[dict[str, Any]],
-) -> int | None:
-    """The snapshot a fetch points at; a new body appends a snapshot with a provisional id
-    (a negative number, replaced by a sequence value before insert)."""
-    key = (f.record_id, f.source_id)
-    state = states.get(key)
-    if f.outcome == "not_modified":
-        return state.snapshot_id if state is not None else None
-    if f.outcome != "ok" or f.content_hash is None:
-        return None
-    if f.via == "archived":
-        state = _archived_state(con, f)
-    if state is not None and state.content_hash == f.content_hash:
-        snapshot_id = state.snapshot_id
-    else:
-        snapshot_id = -(len(snapshots) + 1)
-        snapshots.append(
-            {
-                "snapshot_id": snapshot_id,
-                "record_id": f.record_id,
-                "source_id": f.source_id,
-                "url": f.url,
-                "fetched_at": f.fetched_at or f.started_at,
-                "content_hash": f.content_hash,
-                "via": f.via,
-                "render": f.render,
-            }
-        )
-    if f.via == "live":
-        states[key] = SourceState(
-            snapshot_id=snapshot_id,
-            content_hash=f.content_hash,
-            etag=f.etag,
-            last_modified=f.last_modified,
-        )
-    return snapshot_id
+class _SnapshotPlan:
+    """Which snapshot each fetch of a batch points at, and the snapshots it adds."""
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        states: dict[tuple[str, str], SourceState],
+        same_as: Mapping[str, str],
+        reading: Mapping[str, str],
+    ) -> None:
+        self.con = con
+        self.states = states
+        self.same_as = same_as
+        self.reading = reading
+        self.snapshots: list[dict[str, Any]] = []
+        self.used: set[str] = set()  # pages a new snapshot rests on
+        self.read_alike: dict[str, str] = {}  # a new page -> the stored page it reads like
+
+    def snapshot_for(self, f: FetchRow) -> int | None:
+        """The snapshot a fetch points at; a new reading appends a snapshot with a
+        provisional id (a negative number, replaced by a sequence value before insert)."""
+        key = (f.record_id, f.source_id)
+        state = self.states.get(key)
+        if f.outcome == "not_modified":
+            return state.snapshot_id if state is not None else None
+        if f.outcome != "ok" or f.content_hash is None:
+            return None
+        page = self.same_as.get(f.content_hash, f.content_hash)
+        text_hash = self.reading.get(page)
+        if f.via == "archived":
+            state = _archived_state(self.con, f, page)
+            same = state is not None
+        else:
+            same = state is not None and (
+                state.content_hash == page
+                or (text_hash is not None and state.text_hash == text_hash)
+            )
+        if same and state is not None:
+            snapshot_id = state.snapshot_id
+            if page != state.content_hash:
+                self.read_alike[page] = state.content_hash
+            kept_page, kept_text = state.content_hash, state.text_hash
+        else:
+            snapshot_id = -(len(self.snapshots) + 1)
+            self.used.add(page)
+            kept_page, kept_text = page, text_hash
+            self.snapshots.append(
+                {
+                    "snapshot_id": snapshot_id,
+                    "record_id": f.record_id,
+                    "source_id": f.source_id,
+                    "url": f.url,
+                    "fetched_at": f.fetched_at or f.started_at,
+                    "content_hash": page,
+                    "via": f.via,
+                    "render": f.render,
+                }
+            )
+        if f.via == "live":
+            self.states[key] = SourceState(
+                snapshot_id=snapshot_id,
+                content_hash=kept_page,
+                etag=f.etag,
+                last_modified=f.last_modified,
+                text_hash=kept_text,
+            )
+        return snapshot_id
 
 
 def _ids(con: duckdb.DuckDBPyConnection, sequence: str, count: int) -> list[int]:
@@ -224,18 +272,16 @@ def _ids(con: duckdb.DuckDBPyConnection, sequence: str, count: int) -> list[int]
     return [r[0] for r in rows]
 
 
-def _archived_state(con: duckdb.DuckDBPyConnection, f: FetchRow) -> SourceState | None:
-    """The archived snapshot already kept for this source and body, if any."""
+def _archived_state(con: duckdb.DuckDBPyConnection, f: FetchRow, page: str) -> SourceState | None:
+    """The archived snapshot already kept for this source and capture, if any."""
     row = con.execute(
         "SELECT max(snapshot_id) FROM store.snapshots WHERE record_id = ? AND source_id = ? "
         "AND via = 'archived' AND content_hash = ? AND fetched_at = ?",
-        [f.record_id, f.source_id, f.content_hash, f.fetched_at],
+        [f.record_id, f.source_id, page, f.fetched_at],
     ).fetchone()
     if row is None or row[0] is None:
         return None
-    return SourceState(
-        snapshot_id=row[0], content_hash=f.content_hash or "", etag=None, last_modified=None
-    )
+    return SourceState(snapshot_id=row[0], content_hash=page, etag=None, last_modified=None)
 
 
 def pending_checks(
