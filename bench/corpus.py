@@ -11,6 +11,7 @@ import gzip
 import hashlib
 import json
 import re
+import secrets
 import socket
 import threading
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ class CorpusPage:
     reference: str  # the ground-truth article text
     tag: str = ""  # a digest of html, for ETags
     body_end: int = -1  # where the marker paragraph goes (before </body>), -1: at the end
+    anchor: int = -1  # a place in the main text (after words of the reference), -1: none
 
 
 def load_corpus(root: Path = CORPUS) -> list[CorpusPage]:
@@ -34,10 +36,55 @@ def load_corpus(root: Path = CORPUS) -> list[CorpusPage]:
         key = path.name.removesuffix(".html.gz")
         html = gzip.decompress(path.read_bytes())
         tag = hashlib.sha1(html).hexdigest()[:12]
+        reference = truth[key]["articleBody"]
         pages.append(
-            CorpusPage(html, truth[key]["articleBody"], tag, html.lower().rfind(b"</body"))
+            CorpusPage(
+                html, reference, tag, html.lower().rfind(b"</body"), _anchor(html, reference)
+            )
         )
     return pages
+
+
+def _anchor(html: bytes, reference: str) -> int:
+    """Where six words of the reference text stand in the page, one after another: a place
+    in its main text."""
+    words = reference.split()
+    lowered = html.lower()
+    body = max(lowered.find(b"<body"), 0)
+    for start in range(0, max(0, len(words) - 6), 3):
+        run = " ".join(words[start : start + 6]).encode()
+        at = html.find(run, body)
+        while at >= 0:
+            in_script = lowered.rfind(b"<script", 0, at) > lowered.rfind(b"</script", 0, at)
+            in_tag = html.rfind(b"<", 0, at) > html.rfind(b">", 0, at)
+            if not in_script and not in_tag:
+                return at + len(run)
+            at = html.find(run, at + 1)
+    return -1
+
+
+def volatile_body(pages: list[CorpusPage], n: int, version: int, nonce: str) -> bytes:
+    """URL n as a real site serves it: a fresh token in the head and in a footer on every
+    response; each version past 0 adds a sentence to its main text."""
+    page = pages[n % len(pages)]
+    html = page.html
+    if version and page.anchor >= 0:
+        html = (
+            html[: page.anchor]
+            + f" Revision {version} of this page.".encode()
+            + html[page.anchor :]
+        )
+    body_end = html.lower().rfind(b"</body")
+    marker = f"<p>Source {n} of the benchmark.</p>".encode()
+    if version and page.anchor < 0:
+        marker = f"<p>Source {n} of the benchmark, version {version}.</p>".encode()
+    footer = f"<footer>Rendered for request {nonce}</footer>".encode()
+    tail = marker + footer
+    html = html + tail if body_end < 0 else html[:body_end] + tail + html[body_end:]
+    meta = f'<meta name="csrf-token" content="{nonce}">'.encode()
+    head = html.lower().find(b"<head")
+    head_end = html.find(b">", head) + 1 if head >= 0 else 0
+    return html[:head_end] + meta + html[head_end:]
 
 
 def page_body(pages: list[CorpusPage], n: int, version: int = 0) -> bytes:
@@ -65,9 +112,12 @@ class CorpusServer:
     took 0.3 to 0.4 ms of CPU a request; this takes a fraction of that.
     """
 
-    def __init__(self, pages: list[CorpusPage], delay_s: float = 0.0) -> None:
+    def __init__(
+        self, pages: list[CorpusPage], delay_s: float = 0.0, volatile: bool = False
+    ) -> None:
         self.pages = pages
         self.delay_s = delay_s
+        self.volatile = volatile  # no validators, a fresh token in every response
         self.versions: dict[int, int] = {}
         self.requests = 0
         self.port = 0
@@ -112,6 +162,12 @@ class CorpusServer:
             return b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
         n = int(m[1])
         version = self.versions.get(n, 0)
+        if self.volatile:
+            body = volatile_body(self.pages, n, version, secrets.token_hex(16))
+            return (
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n"
+            ).encode() + body
         etag = page_etag(self.pages, n, version)
         sent = next(
             (

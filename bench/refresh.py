@@ -1,6 +1,7 @@
 """Benchmark: a refresh of N sources against the extraction limit of this machine.
 
     python bench/refresh.py --sources N [--delay-ms D] [--keep]
+    python bench/refresh.py --volatile --sources N [--days D] [--keep]
 
 Serves the 181 corpus pages from 127.0.0.1 under N distinct URLs (each body its
 own), builds a catalog of N/5 records with 5 sources and 3 claims each, and
@@ -10,11 +11,19 @@ changed (conditional requests); (d) a refresh with 10% of the pages changed;
 (e) `evidence status` and a grading recompute. Refreshes and status are whole
 `evidence` processes (Prefect's start-up included); peak RSS is that of the
 whole process tree, sampled. The last line is machine-readable.
+
+--volatile serves the pages as most real sites do: no ETag or Last-Modified, and a
+fresh token in the head and in a footer of every response. One refresh a day (the
+clock set by EVIDENCE_NOW): day 0, day 1 with no main text changed, then days on which
+10% of the pages gain a sentence in their main text. It prints each day's refresh
+time, database size and growth per source, `evidence status` and grading times after
+day 1 and after the last day, and one machine-readable line.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import re
@@ -191,7 +200,12 @@ def main() -> None:
     parser.add_argument("--sources", type=int, default=500)
     parser.add_argument("--delay-ms", type=float, default=0.0, help="per-request delay")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--volatile", action="store_true", help="pages that change every time")
+    parser.add_argument("--days", type=int, default=7, help="--volatile: daily refreshes")
     args = parser.parse_args()
+    if args.volatile:
+        volatile(args)
+        return
     n = args.sources - args.sources % 5
     pages = load_corpus()
     work = Path(tempfile.mkdtemp(prefix="evidence-bench-"))
@@ -246,6 +260,89 @@ def main() -> None:
         f"unchanged_vs_full={unchanged_vs_full:.2f} peak_rss_mb={peak:.0f} "
         f"status_s={status.seconds:.2f}"
     )
+
+
+def volatile(args: argparse.Namespace) -> None:
+    """Daily refreshes of pages that change bytes on every request (see the docstring)."""
+    from datetime import UTC, datetime, timedelta
+
+    n = args.sources - args.sources % 5
+    pages = load_corpus()
+    work = Path(tempfile.mkdtemp(prefix="evidence-bench-"))
+    server = CorpusServer(pages, args.delay_ms / 1000, volatile=True).start()
+    db = work / "evidence.duckdb"
+    config = work / "config"
+    write_catalog(config, pages, n, server.base, db)
+    env = {**os.environ, "EVIDENCE_CONFIG": str(config), "PREFECT_LOGGING_LEVEL": "WARNING"}
+    start = datetime(2026, 12, 1, 6, 0, tzinfo=UTC)
+    rng = random.Random(7)
+    days: list[tuple[int, Measure, float, int]] = []
+    timings: dict[str, tuple[float, float]] = {}
+    print(f"bench: volatile, {n} sources, {args.days} days, work dir {work}", file=sys.stderr)
+    try:
+        for day in range(args.days):
+            if day >= 2:
+                for i in rng.sample(range(n), n // 10):
+                    server.versions[i] = server.versions.get(i, 0) + 1
+            env["EVIDENCE_NOW"] = (start + timedelta(days=day)).isoformat()
+            m = run([*EVIDENCE, "refresh"], env, n, f"day {day}")
+            days.append((day, m, _size_mb(db), _snapshots(db)))
+            print(
+                f"bench: day {day}: {m.seconds:.1f} s, {days[-1][2]:.1f} MB, "
+                f"{days[-1][3]} snapshots",
+                file=sys.stderr,
+            )
+            if day == 1 or day == args.days - 1:
+                status = run([*EVIDENCE, "status"], env, 0, "status")
+                grading = run([sys.executable, "-c", GRADE_SCRIPT, str(db)], env, 0, "grading")
+                timings[f"day {day}"] = (status.seconds, grading.seconds)
+    finally:
+        server.stop()
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    print(
+        f"\n{'day':>4} {'refresh s':>10} {'/ day 0':>8} {'DB MB':>8} {'KB/source':>10} "
+        f"{'snapshots':>10} {'peak RSS MB':>12}"
+    )
+    previous = 0.0
+    for day, m, size, snapshots in days:
+        grown = (size - previous) * 1024 / n
+        previous = size
+        print(
+            f"{day:>4} {m.seconds:>10.1f} {m.seconds / days[0][1].seconds:>8.2f} {size:>8.1f} "
+            f"{grown:>10.2f} {snapshots:>10} {m.peak_rss_mb:>12.0f}"
+        )
+    for when, (status_s, grading_s) in timings.items():
+        print(f"after {when}: evidence status {status_s:.2f} s, grading {grading_s:.2f} s")
+    day0, day1 = days[0], days[1] if len(days) > 1 else days[0]
+    changed = [(b[2] - a[2]) * 1024 / n for a, b in itertools.pairwise(days[1:])]
+    peak = max(m.peak_rss_mb for _, m, _, _ in days)
+    first_status = timings.get("day 1", (0.0, 0.0))
+    last_status = timings.get(f"day {args.days - 1}", (0.0, 0.0))
+    print(
+        f"bench: volatile sources={n} days={args.days} day0_s={day0[1].seconds:.1f} "
+        f"day1_vs_day0={day1[1].seconds / day0[1].seconds:.2f} "
+        f"day1_kb_per_source={(day1[2] - day0[2]) * 1024 / n:.2f} "
+        f"changed_day_kb_per_source={max(changed, default=0.0):.2f} "
+        f"status_s={first_status[0]:.2f}->{last_status[0]:.2f} "
+        f"grading_s={first_status[1]:.2f}->{last_status[1]:.2f} peak_rss_mb={peak:.0f}"
+    )
+
+
+def _size_mb(db: Path) -> float:
+    wal = db.with_name(db.name + ".wal")
+    return (db.stat().st_size + (wal.stat().st_size if wal.exists() else 0)) / 2**20
+
+
+def _snapshots(db: Path) -> int:
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        row = con.execute("SELECT count(*) FROM store.snapshots").fetchone()
+    finally:
+        con.close()
+    return row[0] if row else 0
 
 
 GRADE_SCRIPT = """

@@ -116,7 +116,7 @@ def _read_new_pages(
         wanted = pages.missing_pages(con, hashes, EXTRACTOR_VERSION)
         if not wanted:
             return None
-        prints = pages.fingerprints(con, prior.values())
+        prints = pages.fingerprints(con, prior.values(), EXTRACTOR_VERSION)
     previous = {url: (h, prints[h]) for url, h in prior.items() if h in prints}
     batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
     return extract_pages.submit(Sealed((finals, wanted, batch_quotes, previous)))

@@ -133,6 +133,19 @@ def test_a_snapshot_is_a_distinct_main_text(
     assert "re-extracted 1 stored page(s)" in out
     assert "could not read 1 page(s) again" in out
 
+    # keep_pages 0 still keeps the page that the current claim check rests on
+    from warehouse.pages import drop_old_bodies
+
+    con = connect(db)
+    try:
+        assert drop_old_bodies(con, 0) == 0
+        assert con.execute("SELECT html_kept FROM snapshots ORDER BY snapshot_id").fetchall() == [
+            (False,),
+            (True,),
+        ]
+    finally:
+        con.close()
+
 
 def test_a_body_whose_main_text_cannot_have_changed_is_not_read_again() -> None:
     old = article("$2,000", "a" * 32)

@@ -120,16 +120,19 @@ def readings(con: duckdb.DuckDBPyConnection, hashes: Iterable[str]) -> dict[str,
     )
 
 
-def fingerprints(con: duckdb.DuckDBPyConnection, hashes: Iterable[str]) -> dict[str, bytes]:
-    """The fingerprint of each of these stored pages that has one."""
+def fingerprints(
+    con: duckdb.DuckDBPyConnection, hashes: Iterable[str], extractor_version: str
+) -> dict[str, bytes]:
+    """The fingerprint of each of these stored pages read by this extractor version (a
+    reading by another version is no reading to keep)."""
     wanted = sorted(set(hashes))
     if not wanted:
         return {}
     return dict(
         con.execute(
-            "SELECT content_hash, fingerprint FROM store.pages "
-            "WHERE list_contains(?, content_hash) AND fingerprint IS NOT NULL",
-            [wanted],
+            "SELECT content_hash, fingerprint FROM store.pages WHERE list_contains(?, "
+            "content_hash) AND fingerprint IS NOT NULL AND extractor_version = ?",
+            [wanted, extractor_version],
         ).fetchall()
     )
 

@@ -209,7 +209,7 @@ class _SnapshotPlan:
         self.same_as = same_as
         self.reading = reading
         self.snapshots: list[dict[str, Any]] = []
-        self.used: set[str] = set()  # pages a new snapshot rests on
+        self.used: set[str] = set()  # read pages to store: new snapshots rest on them
         self.read_alike: dict[str, str] = {}  # a new page -> the stored page it reads like
 
     def snapshot_for(self, f: FetchRow) -> int | None:
@@ -235,6 +235,8 @@ class _SnapshotPlan:
             snapshot_id = state.snapshot_id
             if page != state.content_hash:
                 self.read_alike[page] = state.content_hash
+            else:
+                self.used.add(page)  # read again (a newer extractor): the reading replaced
             kept_page, kept_text = state.content_hash, state.text_hash
         else:
             snapshot_id = -(len(self.snapshots) + 1)

@@ -169,3 +169,101 @@ def test_killed_while_rendering_leaves_no_browser_behind(web: WebServer, tmp_pat
     procs, dirs = browser_leftovers(marker.encode())
     assert procs == [], f"browser processes left behind: {procs}"
     assert set(dirs) - before_dirs == set(), "profile directories left behind"
+
+
+def _synthetic_warehouse(db: Path, pages: int = 1500) -> None:
+    """A database with tens of MB of pages and many fetch rows, made directly (a copy of
+    it takes long enough to be killed in the middle)."""
+    from warehouse.db import insert_rows
+
+    con = connect(db)
+    try:
+        insert_rows(
+            con,
+            "store.pages",
+            [
+                {
+                    "content_hash": f"h{i}",
+                    "body": os.urandom(20_000),
+                    "bytes": 20_000,
+                    "title": f"Page {i}",
+                    "text": f"Teams get ${i} in credits.",
+                    "text_hash": f"t{i}",
+                    "extractor_version": "2",
+                }
+                for i in range(pages)
+            ],
+            per=100,
+        )
+        con.execute(
+            "INSERT INTO store.snapshots (snapshot_id, record_id, source_id, url, fetched_at, "
+            "content_hash, via) SELECT nextval('store.snapshot_ids'), 'r', 's' || (i % 50), "
+            "'https://example.org/' || (i % 50), TIMESTAMPTZ '2026-11-01' + to_days(i), "
+            "'h' || i, 'live' FROM range(?) t(i)",
+            [pages],
+        )
+        con.execute(
+            "INSERT INTO store.fetches (fetch_id, run_id, record_id, source_id, url, started_at, "
+            "outcome, via) SELECT nextval('store.fetch_ids'), 'run' || (i % 1000), 'r', "
+            "'s' || (i % 50), 'https://example.org/' || (i % 50), "
+            "TIMESTAMPTZ '2026-11-01' + to_minutes(i), 'timeout', 'live' FROM range(200000) t(i)"
+        )
+    finally:
+        con.close()
+
+
+def _contents(db: Path) -> tuple:
+    con = connect(db, read_only=True)
+    try:
+        row = con.execute(
+            "SELECT (SELECT count(*) FROM store.pages), (SELECT bit_xor(hash(body)) FROM "
+            "store.pages), (SELECT count(*) FROM snapshots), (SELECT count(*) FROM fetches), "
+            "(SELECT max(fetch_id) FROM fetches)"
+        ).fetchone()
+    finally:
+        con.close()
+    return row
+
+
+def test_gc_killed_at_any_moment_leaves_a_whole_file(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    db = tmp_path / "w.duckdb"
+    _synthetic_warehouse(db)
+    before = _contents(db)
+    spare = db.with_name(db.name + ".compacting")
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.yaml").write_text("history: {keep_pages: 100000}\n")  # drop none
+    command = [sys.executable, "-m", "cli", "gc", "--config", str(config), "--db", str(db)]
+    env = {**os.environ}
+    env.pop("EVIDENCE_NOW", None)
+    landed_mid_copy = 0
+    for delay in (0.0, 0.05, 0.2, 0.5, 1.0):
+        proc = subprocess.Popen(
+            command,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            assert wait_for_line(proc, "compacting"), "gc never reached its compaction"
+            time.sleep(delay)
+            landed_mid_copy += spare.exists() and proc.poll() is None
+            proc.send_signal(signal.SIGKILL)
+        finally:
+            proc.wait()
+        # old file or new one, each whole: same rows, the same bytes of every page
+        assert _contents(db) == before
+    assert landed_mid_copy >= 1, "no kill landed while the copy was being written"
+    done = subprocess.run(
+        command,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert " -> " in done.stdout and not spare.exists()
+    assert _contents(db) == before

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import secrets
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from warehouse.db import connect, migrations
 
@@ -45,3 +48,81 @@ def test_schema1_database_migrates_in_place(tmp_path: Path) -> None:
         )
     finally:
         again.close()
+
+
+SCHEMA6 = FIXTURE.with_name("schema6.duckdb")
+
+
+def test_schema6_database_keeps_its_pages_and_stops_growing_on_volatile_pages(
+    prefect_harness: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Made by the release before #17 (tests/fixtures/db/make_schema6_db.py): three
+    snapshots of a page that changes bytes on every request, the first two with the same
+    main text."""
+    from servers import WebServer, send
+
+    from extractors.values import reading_hash
+    from flows.refresh import refresh_flow
+
+    db = tmp_path / "old.duckdb"
+    shutil.copy(SCHEMA6, db)
+    con = connect(db, now=datetime(2026, 11, 4, 6, tzinfo=UTC))
+    try:
+        pages = con.execute("SELECT title, text, text_hash FROM store.pages").fetchall()
+        assert len(pages) == 3
+        # the hashes SQL gave the stored pages are the ones the extraction gives new ones
+        assert all(h == reading_hash(title, text) for title, text, h in pages)
+        assert con.execute(
+            "SELECT count(*), count(*) FILTER (WHERE html_kept) FROM snapshots"
+        ).fetchone() == (3, 3)
+        grades = con.execute("SELECT grade, checked_at FROM record_status").fetchall()
+        assert grades[0][0] == "contradicted"
+        text_now = con.execute(
+            "SELECT text FROM snapshots ORDER BY snapshot_id DESC LIMIT 1"
+        ).fetchone()
+    finally:
+        con.close()
+
+    # The site (on another port now) serves the newest main text in new bytes.
+    web = WebServer().start()
+    body = (
+        "<html><head><title>Credits</title><meta name='csrf-token' content='{n}'></head>"
+        "<body><nav><a href='/'>Home</a></nav><main><article><h1>Credits</h1>"
+        "<p>Teams get $2,500 in credits for the best runs of the challenge.</p><p>"
+        + "The committee reads every report and runs the code from a clean checkout. " * 4
+        + "</p></article></main><footer>Rendered for request {n}</footer></body></html>"
+    )
+    web.routes["/p"] = lambda h: send(h, 200, body.format(n=secrets.token_hex(16)).encode())
+    try:
+        con = connect(db)
+        con.execute("UPDATE store.fetches SET url = ?", [web.url("/p")])
+        con.execute("UPDATE store.snapshots SET url = ?", [web.url("/p")])
+        con.close()
+        config = tmp_path / "config"
+        (config / "records").mkdir(parents=True)
+        (config / "settings.yaml").write_text(f"database: {db}\nfetch: {{retries: 0}}\n")
+        (config / "records" / "r.yaml").write_text(
+            f"id: r\ntitle: R\nsources: [{{id: p, url: '{web.url('/p')}', role: primary}}]\n"
+            "claims: [{id: c, quote: 'Teams get $2,000 in credits'}]\n"
+        )
+        now = datetime(2026, 11, 4, 6, tzinfo=UTC)
+        monkeypatch.setenv("EVIDENCE_NOW", now.isoformat())
+        refresh_flow(str(config), str(db), None)
+    finally:
+        web.stop()
+    con = connect(db, read_only=True)
+    try:
+        snapshots = con.execute(
+            "SELECT html_kept, text FROM snapshots ORDER BY snapshot_id"
+        ).fetchall()
+        assert len(snapshots) == 3  # the same main text: no new snapshot
+        assert snapshots[-1][1] == text_now[0]
+        # keep_pages 2: the oldest raw page goes, its text stays
+        assert [kept for kept, _ in snapshots] == [False, True, True]
+        assert snapshots[0][1]
+        assert con.execute("SELECT grade, checked_at FROM record_status").fetchone() == (
+            "contradicted",
+            now,
+        )
+    finally:
+        con.close()
