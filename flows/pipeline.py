@@ -138,8 +138,10 @@ def _write_batch(
     known = {(e.digest, q): c for e in extracted for q, c in e.checks}
     digests = {a.digest for attempts in results.values() for a in attempts if a.digest}
     with session(db, now=clock.now()) as con:
-        store.write_fetches(con, run_id, new_pages, fetch_rows(results, plan), states, same_as)
-        if digests:
+        added = store.write_fetches(
+            con, run_id, new_pages, fetch_rows(results, plan), states, same_as
+        )
+        if added:  # (claims left unchecked on older snapshots wait for the grading step)
             check_claims(con, known, {same_as.get(d, d) for d in digests})
     del extracted, new_pages, known
     _give_back_memory()

@@ -30,7 +30,7 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
     if not pages:
         return
     hashes = [p.content_hash for p in pages]
-    for table in ("store.pages", "store.page_numbers", "store.page_statuses"):
+    for table in ("store.pages", "store.bodies", "store.page_numbers", "store.page_statuses"):
         # the table names are ours, never input: only the hashes are values
         con.execute(f"DELETE FROM {table} WHERE list_contains(?, content_hash)", [hashes])  # noqa: S608
     insert_rows(
@@ -39,7 +39,6 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
         [
             {
                 "content_hash": p.content_hash,
-                "body": p.body_z,
                 "bytes": p.size,
                 "content_type": p.content_type,
                 "encoding": p.encoding,
@@ -52,6 +51,11 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
             }
             for p in pages
         ],
+    )
+    insert_rows(
+        con,
+        "store.bodies",
+        [{"content_hash": p.content_hash, "body": p.body_z} for p in pages],
         per=25,  # compressed bodies: a few MB a statement
     )
     insert_rows(
@@ -99,7 +103,8 @@ def stale_pages(
     """Hashes of stored pages read by another extractor version (or all of them) whose raw
     page is kept, and how many more there are whose raw page is not."""
     rows = con.execute(
-        "SELECT content_hash, body IS NOT NULL FROM store.pages "
+        "SELECT content_hash, EXISTS (SELECT 1 FROM store.bodies b "
+        "WHERE b.content_hash = p.content_hash) FROM store.pages p "
         "WHERE ? OR extractor_version <> ? ORDER BY content_hash",
         [everything, extractor_version],
     ).fetchall()
@@ -154,8 +159,7 @@ def drop_old_bodies(con: duckdb.DuckDBPyConnection, keep: int) -> int:
     with transaction(con):
         row = con.execute(
             """
-            UPDATE store.pages SET body = NULL
-            WHERE body IS NOT NULL AND content_hash NOT IN (
+            DELETE FROM store.bodies WHERE content_hash NOT IN (
                 SELECT content_hash FROM (
                     SELECT content_hash, row_number() OVER (
                         PARTITION BY record_id, source_id ORDER BY snapshot_id DESC
@@ -177,10 +181,11 @@ def stored_bodies(con: duckdb.DuckDBPyConnection, hashes: Sequence[str]) -> list
     return rows_as(
         StoredBody,
         con.execute(
-            "SELECT p.content_hash, p.body AS body_z, p.content_type, p.encoding,"
+            "SELECT p.content_hash, b.body AS body_z, p.content_type, p.encoding,"
             " min(s.fetched_at) AS fetched_at, arg_min(s.url, s.fetched_at) AS url"
-            " FROM store.pages p JOIN store.snapshots s USING (content_hash)"
-            " WHERE list_contains(?, p.content_hash) AND p.body IS NOT NULL GROUP BY ALL",
+            " FROM store.pages p JOIN store.bodies b USING (content_hash)"
+            " JOIN store.snapshots s USING (content_hash)"
+            " WHERE list_contains(?, p.content_hash) GROUP BY ALL",
             [list(hashes)],
         ),
     )

@@ -180,11 +180,16 @@ def _synthetic_warehouse(db: Path, pages: int = 1500) -> None:
     try:
         insert_rows(
             con,
+            "store.bodies",
+            [{"content_hash": f"h{i}", "body": os.urandom(20_000)} for i in range(pages)],
+            per=100,
+        )
+        insert_rows(
+            con,
             "store.pages",
             [
                 {
                     "content_hash": f"h{i}",
-                    "body": os.urandom(20_000),
                     "bytes": 20_000,
                     "title": f"Page {i}",
                     "text": f"Teams get ${i} in credits.",
@@ -217,7 +222,7 @@ def _contents(db: Path) -> tuple:
     try:
         row = con.execute(
             "SELECT (SELECT count(*) FROM store.pages), (SELECT bit_xor(hash(body)) FROM "
-            "store.pages), (SELECT count(*) FROM snapshots), (SELECT count(*) FROM fetches), "
+            "store.bodies), (SELECT count(*) FROM snapshots), (SELECT count(*) FROM fetches), "
             "(SELECT max(fetch_id) FROM fetches)"
         ).fetchone()
     finally:

@@ -1,14 +1,22 @@
 -- 007: a snapshot is a distinct main text of a source, and raw pages are kept only where
 -- they may be read again (history.keep_pages, and what current claim checks rest on).
+-- Raw pages move to a table of their own: dropping one deletes a row, where clearing a
+-- column of store.pages would rewrite every body stored beside it.
 -- `text_hash` identifies a page's reading (title and main text); `fingerprint` lets a
--- refresh see that a page which changed bytes cannot have changed that reading
+-- refresh see that a page which changed bytes cannot read differently
 -- (extractors/fingerprint.py).
-ALTER TABLE store.pages ALTER COLUMN body DROP NOT NULL;
+CREATE TABLE store.bodies (
+    content_hash VARCHAR NOT NULL,
+    body BLOB NOT NULL                  -- the raw page, compressed (warehouse/bodies.py)
+);
+INSERT INTO store.bodies SELECT content_hash, body FROM store.pages;
+ALTER TABLE store.pages DROP COLUMN body;
 ALTER TABLE store.pages ADD COLUMN text_hash VARCHAR;
 ALTER TABLE store.pages ADD COLUMN fingerprint BLOB;
 UPDATE store.pages SET text_hash = sha256(coalesce(title, '') || chr(31) || coalesce(text, ''));
 
 CREATE OR REPLACE VIEW snapshots AS
 SELECT s.snapshot_id, s.source_id, s.url, s.fetched_at, s.content_hash, p.title, p.text, p.bytes,
-       s.via, s.record_id, s.render, p.body IS NOT NULL AS html_kept
+       s.via, s.record_id, s.render,
+       EXISTS (SELECT 1 FROM store.bodies b WHERE b.content_hash = s.content_hash) AS html_kept
 FROM store.snapshots s JOIN store.pages p USING (content_hash);
