@@ -1,10 +1,10 @@
 """Fetch, read and store every source, batch by batch, with three batches in flight.
 
-Batch k+1 is fetched (a task thread) while k is read (the process pool) and k-1 is
-written (the flow's own thread, the only one that writes, in one short transaction a
-batch). The claims of each new page are checked while it is in hand. Sources rendered in
-a browser are one more batch, loaded by one task in one browser while the others are
-fetched.
+Batch k+1 is fetched (a task thread) while k is read (the process pool) and the batches
+before it are written (the flow's own thread, the only one that writes: a few batches a
+session, each in one short transaction). The claims of each new page are checked while
+it is in hand. Sources rendered in a browser are one more batch, loaded by one task in
+one browser while the others are fetched.
 """
 
 from __future__ import annotations
@@ -26,12 +26,13 @@ from flows.planning import Plan
 from flows.tasks import Sealed, extract_pages, fetch_sources, render_pages
 from flows.worker import Extracted
 from warehouse import pages, store
-from warehouse.db import session
+from warehouse.db import Connection, session
 from warehouse.rows import FetchRow, SourceState
 
 # Bodies per batch (EVIDENCE_BATCH_SIZE tunes it; the reliability tests shrink it). Each
 # batch is a task run and one write session.
 BATCH_SIZE = int(os.environ.get("EVIDENCE_BATCH_SIZE") or 250)
+WRITE_URLS = 4 * BATCH_SIZE  # URLs read before a write session stores them
 RAMP_STEPS = 3  # first batches of BATCH_SIZE / 8, / 4, / 2 unconditional requests
 
 Results = dict[str, list[Attempt]]
@@ -48,7 +49,7 @@ def store_sources(
     """Fetch every planned request, read each new page and store it all."""
     total = len(plan.requests)
     done = 0
-    writing: tuple[PrefectFuture | None, Results] | None = None
+    waiting: list[tuple[PrefectFuture | None, Results]] = []  # read, not yet written
     for batch, fetched in _fetched_batches(plan.requests, limits):
         results = fetched.take()
         reading = _read_new_pages(db, batch, results, quotes, plan, states)
@@ -58,12 +59,15 @@ def store_sources(
             for url, tries in results.items()
         }
         del results
-        if writing is not None:
-            done += _write_batch(db, run_id, plan, states, *writing)
+        # Batches are written a few at a time, in one session: each session's appends
+        # take new storage blocks of every table they touch, half empty when they are few.
+        if sum(len(r) for _, r in waiting) >= WRITE_URLS:
+            done += _write_batches(db, run_id, plan, states, waiting)
             progress(f"stored {done}/{total} URLs")
-        writing = (reading, slim)
-    if writing is not None:
-        done += _write_batch(db, run_id, plan, states, *writing)
+            waiting = []
+        waiting.append((reading, slim))
+    if waiting:
+        done += _write_batches(db, run_id, plan, states, waiting)
         progress(f"stored {done}/{total} URLs")
 
 
@@ -122,29 +126,42 @@ def _read_new_pages(
     return extract_pages.submit(Sealed((finals, wanted, batch_quotes, previous)))
 
 
-def _write_batch(
+def _write_batches(
     db: Path,
     run_id: str,
     plan: Plan,
     states: dict[tuple[str, str], SourceState],
-    reading: PrefectFuture | None,
+    waiting: Sequence[tuple[PrefectFuture | None, Results]],
+) -> int:
+    """Store batches once read, in one session (each batch in its own transaction);
+    returns URLs stored."""
+    read = [(r.result().take() if r is not None else [], results) for r, results in waiting]
+    stored = 0
+    with session(db, now=clock.now()) as con:
+        for extracted, results in read:
+            stored += _write_batch(con, run_id, plan, states, extracted, results)
+    del read
+    _give_back_memory()
+    return stored
+
+
+def _write_batch(
+    con: Connection,
+    run_id: str,
+    plan: Plan,
+    states: dict[tuple[str, str], SourceState],
+    extracted: list[Extracted],
     results: Results,
 ) -> int:
-    """Store one batch: its pages (once read), snapshots, every attempt, and the checks of
-    its new snapshots (made by the workers); returns URLs stored."""
-    extracted: list[Extracted] = reading.result().take() if reading is not None else []
+    """Store one batch: its pages, snapshots, every attempt, and the checks of its new
+    snapshots (made by the workers); returns URLs stored."""
     new_pages = [e.page for e in extracted if e.page is not None]
     same_as = {e.digest: e.same_as for e in extracted if e.same_as is not None}
     known = {(e.digest, q): c for e in extracted for q, c in e.checks}
     digests = {a.digest for attempts in results.values() for a in attempts if a.digest}
-    with session(db, now=clock.now()) as con:
-        added = store.write_fetches(
-            con, run_id, new_pages, fetch_rows(results, plan), states, same_as
-        )
-        if added:  # (claims left unchecked on older snapshots wait for the grading step)
-            check_claims(con, known, {same_as.get(d, d) for d in digests})
-    del extracted, new_pages, known
-    _give_back_memory()
+    added = store.write_fetches(con, run_id, new_pages, fetch_rows(results, plan), states, same_as)
+    if added:  # (claims left unchecked on older snapshots wait for the grading step)
+        check_claims(con, known, {same_as.get(d, d) for d in digests})
     failed = sum(not last_live(a).outcome.success for a in results.values())
     if failed:
         progress(f"{failed} of {len(results)} URLs failed in this batch")
