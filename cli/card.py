@@ -43,10 +43,13 @@ def render_card(data: dict[str, Result]) -> str:
         out.append(f'    quote: "{claim["quote"]}"')
         for check in checks.get(claim["claim_id"], []):
             line = f"    {check['source_id']} ({check['role']}): {check['outcome']}"
+            dated = _page_dates(check)
             if check["outcome"] == "changed":
                 line += f', found {cell(check["found_values"])}: "{check["found_text"]}"'
+                if dated:
+                    line += f" ({dated})"
             elif check["checked_at"] is not None:
-                line += f" (checked {day(check['checked_at'])})"
+                line += f" (checked {day(check['checked_at'])}{'; ' + dated if dated else ''})"
             out.append(line)
 
     extracts = _rows(data["extracts"])
@@ -57,13 +60,14 @@ def render_card(data: dict[str, Result]) -> str:
         out.append(
             _indent(
                 table(
-                    ["source", "kind", "value", "unit", "qualifier", "raw"],
+                    ["source", "kind", "value", "unit", "subject", "qualifier", "raw"],
                     [
                         (
                             n["source_id"],
                             n["kind"],
                             _value(n),
                             n["currency"] or n["unit"],
+                            n["subject"],
                             n["qualifier"],
                             n["raw"],
                         )
@@ -132,6 +136,15 @@ def _value(n: dict[str, Any]) -> str:
 def _short(text: str, width: int = 100) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _page_dates(check: dict) -> str:
+    """The page's own dates, as the card shows them beside a check."""
+    if check.get("modified_on"):
+        return f"page updated {check['modified_on'].isoformat()}"
+    if check.get("published_on"):
+        return f"page published {check['published_on'].isoformat()}"
+    return ""
 
 
 def _indent(text: str) -> str:

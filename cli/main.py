@@ -80,6 +80,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every stored page, not only older ones")
 
     p = sub.add_parser(
+        "diff",
+        parents=[common],
+        help="what changed in a source's main text between two snapshots, word by word",
+    )
+    p.add_argument("record_id", metavar="ID")
+    p.add_argument("source_id", metavar="SOURCE", nargs="?", help="one source (default: each)")
+    p.add_argument(
+        "--from", dest="since", metavar="DATE", type=_day_arg, help="the snapshot current then"
+    )
+    p.add_argument(
+        "--to", dest="until", metavar="DATE", type=_day_arg, help="the snapshot current then"
+    )
+
+    p = sub.add_parser(
         "gc",
         parents=[common],
         help="drop old fetch rows and raw pages no longer kept, then compact the database file",
@@ -211,6 +225,22 @@ def cmd_reextract(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    from cli.diff import diff_report
+
+    with _reading(args) as con:
+        print(diff_report(con, args.record_id, args.source_id, args.since, args.until))
+    return 0
+
+
+def _day_arg(value: str) -> date:
+    """A DATE option of `diff`: YYYY-MM-DD."""
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date: use YYYY-MM-DD") from None
+
+
 def cmd_gc(args: argparse.Namespace) -> int:
     from flows.gc import collect
 
@@ -278,6 +308,7 @@ COMMANDS = {
     "sources": cmd_sources,
     "alerts": cmd_alerts,
     "reextract": cmd_reextract,
+    "diff": cmd_diff,
     "gc": cmd_gc,
     "accept": cmd_accept,
     "serve": cmd_serve,

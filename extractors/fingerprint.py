@@ -45,7 +45,7 @@ FORMAT = 1
 # and of a link only that it has an address.
 _READ = (
     "class id style type itemprop role rel lang aria-hidden hidden name property encoding "
-    "data-component data-testid data-lp-replacement-content href"
+    "data-component data-testid data-lp-replacement-content href datetime pubdate"
 ).split()
 _NOT_READ = re.compile(
     r"\s+(?!(?:" + "|".join(map(re.escape, _READ)) + r")(?=[\s=/>]|$))"
@@ -60,12 +60,14 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 _TAG = re.compile(r"(<[a-zA-Z/!?][^>]*>)")
 _TAG_NAME = re.compile(r"</?([a-zA-Z][\w:.-]*)")
 _TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.S | re.I)
-# meta tags whose content the page's title and dates come from: always kept
+# meta tags whose content the page's title and dates come from (extractors/dates.py):
+# always kept
 _META_KEPT = re.compile(
     r"<meta\b[^>]*?(?:name|property|itemprop)\s*=\s*[\"']?[^\"'>]*"
-    r"(?:title|date|time|published|modified|updated)[^>]*>",
+    r"(?:title|date|time|published|modified|updated|lastmod)[^>]*>",
     re.I,
 )
+_TIME_TEXT = re.compile(r"<time\b[^>]*>([^<]*)<", re.I)  # a byline's date, as written
 # Tags that end a block of text: a segment is kept when any segment of its block is.
 _BLOCKS = frozenset(
     "address article aside blockquote body br button caption dd details dialog div dl dt "
@@ -94,6 +96,7 @@ def scan(html: str) -> Scan:
     """Skeleton and text of an HTML document, by regular expressions (no parse tree)."""
     always: list[str] = [m.group(1) for m in _TITLE.finditer(html, 0, 200_000)]
     always.extend(m.group(0) for m in _META_KEPT.finditer(html))
+    always.extend(m.group(1) for m in _TIME_TEXT.finditer(html))
 
     parts = _TAG.split(_without_dropped(html, always))
     texts = parts[0::2]

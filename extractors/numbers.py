@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
+from extractors.subjects import subject_of
 from extractors.values import NumberKind, QuotedNumber
 
 MONTHS = {
@@ -287,6 +288,25 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
+def sentence_around(text: str, words: str | None) -> str | None:
+    """The sentence (or sentences) of `text` that hold `words`, or None when they are not
+    in it."""
+    if not words:
+        return None
+    at = text.find(words)
+    if at < 0:
+        return None
+    end = at + len(words)
+    start, stop = 0, len(text)
+    for m in _SENTENCE_END.finditer(text):
+        if m.end() <= at:
+            start = m.end()
+        elif m.start() >= end:
+            stop = m.start()
+            break
+    return text[start:stop].strip()
+
+
 MAX_FIGURES = 5000  # per page: a page of a million numbers is not a page of figures
 MAX_SENTENCE = 2000  # characters; a longer "sentence" (a wall of text) is read in pieces
 _DIGIT = re.compile(r"\d")
@@ -319,7 +339,7 @@ def extract_numbers(text: str, now: datetime) -> list[QuotedNumber]:
 
 def _numbers_in(sentence: str, today: date) -> list[QuotedNumber]:
     taken: list[tuple[int, int]] = []
-    hits: list[tuple[int, QuotedNumber]] = []
+    hits: list[tuple[int, int, QuotedNumber]] = []
     folded = fold_case(sentence)
     hinted: dict[int, bool] = {}  # by id: the date hint serves two patterns
     for k, ((kind, pattern), hint) in enumerate(zip(PATTERNS, HINTS, strict=True)):
@@ -342,8 +362,11 @@ def _numbers_in(sentence: str, today: date) -> list[QuotedNumber]:
             if number is None:
                 continue
             taken.append((start, end))
-            hits.append((start, number))
-    return [n for _, n in sorted(hits, key=lambda h: h[0])]
+            hits.append((start, end, number))
+    return [
+        replace(n, subject=subject_of(sentence, s, e, n.kind, n.unit))
+        for s, e, n in sorted(hits, key=lambda h: h[0])
+    ]
 
 
 def _group(m: re.Match[str] | _Read, name: int | str) -> str:

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
+
+import htmldate
 
 from extractors.claims import fold
+from extractors.dates import page_dates
 from extractors.numbers import extract_numbers
 from extractors.statuses import extract_statuses
-from extractors.text import extract_main_text
+from extractors.text import extract_main_text, parse_html
 from extractors.values import QuotedNumber, StatusMention
 
 # Bump when any extractor changes what it reads; `evidence reextract` re-runs older pages.
-EXTRACTOR_VERSION = "2"
+EXTRACTOR_VERSION = "3"
+logging.getLogger("htmldate").setLevel(logging.CRITICAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,12 +28,20 @@ class PageExtraction:
     numbers: tuple[QuotedNumber, ...]
     statuses: tuple[StatusMention, ...]
     folded: str = ""  # the text folded for matching (extractors.claims.fold), made once
+    published_on: date | None = None  # the page's own dates (extractors/dates.py)
+    modified_on: date | None = None
 
 
 def extract_page(html: str, url: str | None, fetched_at: datetime) -> PageExtraction:
-    """Main text, quoted numbers and statuses of one page (dates resolved against fetched_at)."""
-    page = extract_main_text(html, url)
+    """Main text, quoted numbers, statuses and the page's own dates (figures' dates
+    resolved against fetched_at)."""
+    tree = parse_html(html) if html.strip() else None
+    # htmldate reads the publication date from the parsed page before trafilatura (which
+    # works on a copy) reads the text from it: one parse for both.
+    published = _published(tree, fetched_at) if tree is not None else None
+    page = extract_main_text(html, url, tree)
     folded = fold(page.text)  # for the status phrases here and the claims after
+    published_on, modified_on = page_dates(html, page.text, fetched_at, published)
     return PageExtraction(
         page.title,
         page.text,
@@ -36,4 +49,23 @@ def extract_page(html: str, url: str | None, fetched_at: datetime) -> PageExtrac
         tuple(extract_numbers(page.text, fetched_at)),
         tuple(extract_statuses(page.text, folded)),
         folded,
+        published_on,
+        modified_on,
     )
+
+
+def _published(tree: object, fetched_at: datetime) -> date | None:
+    try:
+        found = htmldate.find_date(
+            tree,
+            original_date=True,
+            extensive_search=False,
+            outputformat="%Y-%m-%d",
+            max_date=fetched_at.date().isoformat(),
+        )
+    except (ValueError, TypeError, RecursionError):
+        return None
+    try:
+        return date.fromisoformat(found) if found else None
+    except ValueError:
+        return None

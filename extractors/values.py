@@ -61,6 +61,7 @@ class QuotedNumber:
     qualifier: str | None = None
     date_from: date | None = None
     date_to: date | None = None
+    subject: str | None = None  # the noun phrase it measures (extractors/subjects.py)
 
 
 @dataclass(frozen=True, slots=True)

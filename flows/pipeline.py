@@ -12,7 +12,7 @@ from __future__ import annotations
 import ctypes
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from prefect.futures import PrefectFuture
@@ -38,6 +38,20 @@ RAMP_STEPS = 3  # first batches of BATCH_SIZE / 8, / 4, / 2 unconditional reques
 Results = dict[str, list[Attempt]]
 
 
+@dataclass
+class Stored:
+    """What storing a refresh's sources added up to."""
+
+    urls: int = 0
+    snapshots: int = 0  # new readings of a source
+    checks: int = 0  # claim checks made on them
+
+    def add(self, other: Stored) -> None:
+        self.urls += other.urls
+        self.snapshots += other.snapshots
+        self.checks += other.checks
+
+
 def store_sources(
     db: Path,
     run_id: str,
@@ -45,10 +59,10 @@ def store_sources(
     quotes: Mapping[str, tuple[str, ...]],
     limits: FetchLimits,
     states: dict[tuple[str, str], SourceState],
-) -> None:
+) -> Stored:
     """Fetch every planned request, read each new page and store it all."""
     total = len(plan.requests)
-    done = 0
+    done = Stored()
     waiting: list[tuple[PrefectFuture | None, Results]] = []  # read, not yet written
     for batch, fetched in _fetched_batches(plan.requests, limits):
         results = fetched.take()
@@ -62,13 +76,14 @@ def store_sources(
         # Batches are written a few at a time, in one session: each session's appends
         # take new storage blocks of every table they touch, half empty when they are few.
         if sum(len(r) for _, r in waiting) >= WRITE_URLS:
-            done += _write_batches(db, run_id, plan, states, waiting)
-            progress(f"stored {done}/{total} URLs")
+            done.add(_write_batches(db, run_id, plan, states, waiting))
+            progress(f"stored {done.urls}/{total} URLs")
             waiting = []
         waiting.append((reading, slim))
     if waiting:
-        done += _write_batches(db, run_id, plan, states, waiting)
-        progress(f"stored {done}/{total} URLs")
+        done.add(_write_batches(db, run_id, plan, states, waiting))
+        progress(f"stored {done.urls}/{total} URLs")
+    return done
 
 
 def _fetched_batches(
@@ -132,14 +147,13 @@ def _write_batches(
     plan: Plan,
     states: dict[tuple[str, str], SourceState],
     waiting: Sequence[tuple[PrefectFuture | None, Results]],
-) -> int:
-    """Store batches once read, in one session (each batch in its own transaction);
-    returns URLs stored."""
+) -> Stored:
+    """Store batches once read, in one session (each batch in its own transaction)."""
     read = [(r.result().take() if r is not None else [], results) for r, results in waiting]
-    stored = 0
+    stored = Stored()
     with session(db, now=clock.now()) as con:
         for extracted, results in read:
-            stored += _write_batch(con, run_id, plan, states, extracted, results)
+            stored.add(_write_batch(con, run_id, plan, states, extracted, results))
     del read
     _give_back_memory()
     return stored
@@ -152,20 +166,21 @@ def _write_batch(
     states: dict[tuple[str, str], SourceState],
     extracted: list[Extracted],
     results: Results,
-) -> int:
+) -> Stored:
     """Store one batch: its pages, snapshots, every attempt, and the checks of its new
-    snapshots (made by the workers); returns URLs stored."""
+    snapshots (most made by the workers)."""
     new_pages = [e.page for e in extracted if e.page is not None]
     same_as = {e.digest: e.same_as for e in extracted if e.same_as is not None}
     known = {(e.digest, q): c for e in extracted for q, c in e.checks}
     digests = {a.digest for attempts in results.values() for a in attempts if a.digest}
     added = store.write_fetches(con, run_id, new_pages, fetch_rows(results, plan), states, same_as)
+    checks = 0
     if added:  # (claims left unchecked on older snapshots wait for the grading step)
-        check_claims(con, known, {same_as.get(d, d) for d in digests})
+        checks = check_claims(con, known, {same_as.get(d, d) for d in digests})
     failed = sum(not last_live(a).outcome.success for a in results.values())
     if failed:
         progress(f"{failed} of {len(results)} URLs failed in this batch")
-    return len(results)
+    return Stored(len(results), added, checks)
 
 
 def fetch_rows(results: Results, plan: Plan) -> list[FetchRow]:

@@ -61,10 +61,15 @@ def refresh_flow(
         plan = plan_requests(selected, states, fetch.obey_robots, fetch.render)
         progress(f"refreshing {len(selected)} records: {len(plan.requests)} URLs")
         # 2. Fetch, read and store every source, checking the claims of each new page.
-        store_sources(db, run_id, plan, quotes_by_url(selected), fetch_limits(catalog), states)
+        stored = store_sources(
+            db, run_id, plan, quotes_by_url(selected), fetch_limits(catalog), states
+        )
         # 3. Check the claims left, hold suspect primary pages, grade every record.
         made = check_and_grade(db, catalog.settings.history.keep_pages)
-        progress(f"checked {made} claim/page pairs; graded {len(catalog.records)} records")
+        progress(
+            f"{stored.snapshots} new snapshot(s) of {stored.urls} URLs; "
+            f"{stored.checks + made} claim check(s) made; graded {len(catalog.records)} records"
+        )
         # 4. Open, resend and close alerts; deliver what is owed.
         send_alerts(db, catalog.settings.alerts, Sealed(before))
         # 5. One summary row per record.

@@ -74,6 +74,8 @@ def run_job(job: ExtractJob) -> Extracted:
         app_shell=is_app_shell(html, page.text),
         text_hash=reading_hash(page.title, page.text),
         fingerprint=fingerprint.make(html, page.text) if page.method == "trafilatura" else None,
+        published_on=page.published_on,
+        modified_on=page.modified_on,
     )
     if not job.quotes:
         return Extracted(job.digest, row)

@@ -113,10 +113,12 @@ def test_alert_lifecycle_without_storms(
     titles = s.refresh(timedelta(days=2))
     assert sorted(titles) == [
         "changed: nimbus cap now shows other numbers",
-        "grade: nimbus fell from documented to contradicted",
+        "grade: nimbus fell from documented to contradicted (cap on official)",
     ]
     changed = next(json.loads(b)["message"] for _, b in hook.posts if b"changed: nimbus" in b)
     assert "5000, 12 -> 4000, 12" in changed and web.url("/credits") in changed
+    assert "Before: " in changed and "$5,000" in changed.split("Before: ")[1].split("\n")[0]
+    assert "After: " in changed and "$4,000" in changed.split("After: ")[1].split("\n")[0]
 
     # four days without an answer: stale, and unreachable
     s.down()
@@ -236,14 +238,14 @@ def test_a_crash_of_the_flow_reaches_the_channels(
 
 
 def test_evidence_messages_one_per_record_per_change() -> None:
-    from flows.alerting import evidence_messages
-    from warehouse.alerts import EvidenceState
+    from flows.alerting import changed_snapshots, evidence_messages
+    from warehouse.alerts import CheckState, EvidenceState
 
     before = EvidenceState(
         records={"a": ("documented", "fresh"), "b": ("reported", "fresh")},
         checks={
-            ("a", "c1", "p"): ("confirmed", (5.0,)),
-            ("a", "c2", "p"): ("confirmed", (3.0,)),
+            ("a", "c1", "p"): CheckState("confirmed", (5.0,), "$5 per seat", 1),
+            ("a", "c2", "p"): CheckState("confirmed", (3.0,)),
         },
         held={},
         shells={("a", "shell"): "needs `render: browser`"},
@@ -254,16 +256,21 @@ def test_evidence_messages_one_per_record_per_change() -> None:
             "b": ("reported", "stale"),
             "new": ("unverified", "unchecked"),
         },
-        checks={("a", "c1", "p"): ("changed", (6.0,)), ("a", "c2", "p"): ("changed", (4.0,))},
+        checks={
+            ("a", "c1", "p"): CheckState("changed", (6.0,), "$6 per seat", 2),
+            ("a", "c2", "p"): CheckState("changed", (4.0,)),
+        },
         held={("b", "p", 7): "main text fell from 5000 to 100 characters"},
         shells={("a", "shell"): "needs `render: browser`", ("b", "app"): "an app shell"},
     )
     quotes = {("a", "c1"): "$5 per seat", ("a", "c2"): "3 seats"}
     urls = {("a", "p"): "https://a.example/p", ("b", "p"): "https://b.example/p"}
-    messages = evidence_messages(before, after, quotes, urls)
+    assert changed_snapshots(before, after) == {1, 2}
+    texts = {1: "Rules. Teams pay $5 per seat. Apply now.", 2: "Teams now pay $6 per seat.\nEnd."}
+    messages = evidence_messages(before, after, quotes, urls, texts)
     assert sorted(m.title for m in messages) == [
         "changed: a c1, c2 now shows other numbers",
-        "grade: a fell from documented to contradicted",
+        "grade: a fell from documented to contradicted (c1 on p, c2 on p)",
         "review: b app needs render: browser",
         "review: b p page held for review",
         "stale: b is stale",
@@ -271,3 +278,8 @@ def test_evidence_messages_one_per_record_per_change() -> None:
     changed = next(m for m in messages if m.kind == "changed")
     assert "5 -> 6" in changed.body and "3 -> 4" in changed.body
     assert "https://a.example/p" in changed.body
+    # the sentence before and after, from the pages themselves
+    assert 'Before: "Teams pay $5 per seat."' in changed.body
+    assert 'After: "Teams now pay $6 per seat."' in changed.body
+    grade = next(m for m in messages if m.kind == "grade")
+    assert "Moved by: c1 on p https://a.example/p: confirmed -> changed" in grade.body

@@ -121,6 +121,23 @@ def test_a_snapshot_is_a_distinct_main_text(
     assert kept == [(False, True), (True, False)]
     assert figures == [(2000.0,), (2500.0,)]
 
+    # evidence diff: the word that changed, then the figures that appeared and went
+    from cli.main import main
+
+    capsys.readouterr()
+    assert main(["diff", "r", "p", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "Teams get [-$2,000-]{+$2,500+} in credits" in out
+    assert "figures: +$2,500 (money USD)  -$2,000 (money USD)" in out
+    assert main(["diff", "r", "--config", str(config), "--from", "2026-11-03"]) == 0
+    assert "no change" not in capsys.readouterr().out
+    assert main(["diff", "r", "p", "--config", str(config), "--from", "2026-11-05"]) == 0
+    assert capsys.readouterr().out.strip().endswith(": no change")
+    assert main(["diff", "r", "p", "--config", str(config), "--to", "2026-11-03"]) == 0
+    assert "fewer than two snapshots" in capsys.readouterr().out
+    assert main(["diff", "r", "nope", "--config", str(config)]) == 2
+    assert "has no source 'nope'" in capsys.readouterr().err
+
     # reextract reads what is kept and says what it could not read
     con = connect(db)
     con.execute("UPDATE store.pages SET extractor_version = '0'")

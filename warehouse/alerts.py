@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 import duckdb
 
@@ -24,12 +25,21 @@ class Message:
     body: str
 
 
+class CheckState(NamedTuple):
+    """A current claim check, as evidence alerts compare it."""
+
+    outcome: str
+    values: tuple[float, ...]
+    found_text: str | None = None  # the words found on the page
+    snapshot_id: int | None = None  # the snapshot it was made on
+
+
 @dataclass(frozen=True, slots=True)
 class EvidenceState:
     """What evidence alerts compare before and after grading."""
 
     records: dict[str, tuple[str, str]]  # record -> (grade, freshness) as last graded
-    checks: dict[tuple[str, str, str], tuple[str, tuple[float, ...]]]  # -> (outcome, values)
+    checks: dict[tuple[str, str, str], CheckState]  # (record, claim, source) -> its check
     held: dict[tuple[str, str, int], str]  # (record, source, snapshot) -> reason
     shells: dict[tuple[str, str], str]  # (record, source) needing `render: browser` -> why
 
@@ -190,10 +200,15 @@ def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
         ).fetchall()
     }
     checks = {
-        (record_id, claim_id, source_id): (outcome, tuple(values or ()))
-        for record_id, claim_id, source_id, outcome, values in con.execute(
-            "SELECT record_id, claim_id, source_id, outcome, found_values FROM claim_checks"
-        ).fetchall()
+        (record_id, claim_id, source_id): CheckState(
+            outcome, tuple(values or ()), found_text, snapshot_id
+        )
+        for record_id, claim_id, source_id, outcome, values, found_text, snapshot_id in (
+            con.execute(
+                "SELECT record_id, claim_id, source_id, outcome, found_values, found_text, "
+                "snapshot_id FROM claim_checks"
+            ).fetchall()
+        )
     }
     held = {
         (record_id, source_id, snapshot_id): reason
@@ -210,6 +225,18 @@ def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
         ).fetchall()
     }
     return EvidenceState(records=records, checks=checks, held=held, shells=shells)
+
+
+def snapshot_texts(con: duckdb.DuckDBPyConnection, ids: Iterable[int]) -> dict[int, str]:
+    """The main text of each of these snapshots."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    rows = con.execute(
+        "SELECT snapshot_id, coalesce(text, '') FROM snapshots WHERE list_contains(?, snapshot_id)",
+        [wanted],
+    ).fetchall()
+    return dict(rows)
 
 
 def quotes_by_claim(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str]:

@@ -48,6 +48,8 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
                 "app_shell": p.app_shell,
                 "text_hash": p.text_hash,
                 "fingerprint": p.fingerprint,
+                "published_on": p.published_on,
+                "modified_on": p.modified_on,
             }
             for p in pages
         ],
@@ -75,6 +77,7 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
                 "date_to": n.date_to,
                 "raw": n.raw,
                 "sentence": n.sentence,
+                "subject": n.subject,
             }
             for p in pages
             for i, n in enumerate(p.numbers)
@@ -120,6 +123,20 @@ def readings(con: duckdb.DuckDBPyConnection, hashes: Iterable[str]) -> dict[str,
         con.execute(
             "SELECT content_hash, text_hash FROM store.pages "
             "WHERE list_contains(?, content_hash) AND text_hash IS NOT NULL",
+            [wanted],
+        ).fetchall()
+    )
+
+
+def versions(con: duckdb.DuckDBPyConnection, hashes: Iterable[str]) -> dict[str, str]:
+    """The extractor version that read each of these stored pages."""
+    wanted = sorted(set(hashes))
+    if not wanted:
+        return {}
+    return dict(
+        con.execute(
+            "SELECT content_hash, extractor_version FROM store.pages "
+            "WHERE list_contains(?, content_hash)",
             [wanted],
         ).fetchall()
     )

@@ -83,3 +83,39 @@ def record_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
 def run_query_params(con: duckdb.DuckDBPyConnection, query: str, params: list[Any]) -> Result:
     cur = con.execute(query, params)
     return [d[0] for d in cur.description or ()], cur.fetchall()
+
+
+def snapshot_history(
+    con: duckdb.DuckDBPyConnection, record_id: str, source_id: str | None
+) -> dict[str, list[dict[str, Any]]]:
+    """Per source of the record (or the one named), its snapshots oldest first:
+    snapshot_id, fetched_at, text. Empty when the record has no such source."""
+    cur = con.execute(
+        "SELECT s.source_id, n.snapshot_id, n.fetched_at, coalesce(n.text, '') AS text "
+        "FROM store.sources s LEFT JOIN snapshots n USING (record_id, source_id) "
+        "WHERE s.record_id = ? AND (? IS NULL OR s.source_id = ?) "
+        "ORDER BY s.position, n.snapshot_id",
+        [record_id, source_id, source_id],
+    )
+    history: dict[str, list[dict[str, Any]]] = {}
+    for source, snapshot_id, fetched_at, text in cur.fetchall():
+        rows = history.setdefault(source, [])
+        if snapshot_id is not None:
+            rows.append({"snapshot_id": snapshot_id, "fetched_at": fetched_at, "text": text})
+    return history
+
+
+def snapshot_extracts(
+    con: duckdb.DuckDBPyConnection, snapshot_id: int
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The figures (kind, value, value_end, unit, currency, qualifier, raw) and statuses
+    (status, phrase) read from one snapshot."""
+    numbers = con.execute(
+        "SELECT kind, value, value_end, unit, currency, qualifier, raw FROM quoted_numbers "
+        "WHERE snapshot_id = ?",
+        [snapshot_id],
+    ).fetchall()
+    statuses = con.execute(
+        "SELECT status, phrase FROM statuses WHERE snapshot_id = ?", [snapshot_id]
+    ).fetchall()
+    return numbers, statuses

@@ -6,7 +6,7 @@ column name, never by position."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from extractors.values import QuotedNumber, StatusMention, reading_hash
 
@@ -54,6 +54,8 @@ class PageRow:
     app_shell: bool = False  # no text until JavaScript runs (extractors.soft.is_app_shell)
     text_hash: str = ""  # reading_hash(title, text), made when not given
     fingerprint: bytes | None = None  # extractors.fingerprint.make; None: always read again
+    published_on: date | None = None  # the page's own dates (extractors/dates.py)
+    modified_on: date | None = None
 
     def __post_init__(self) -> None:
         if not self.text_hash:

@@ -166,13 +166,27 @@ def write_fetches(
                     "render": f.render,
                 }
             )
-        pages.write_pages(con, [p for h, p in fresh.items() if h in plan.used])
+        # A body read the same as a stored page by an older extractor: its reading (and
+        # raw page) replaces that page's, so that what the snapshot shows is read by the
+        # current extractor. Read the same by this one: the newer fingerprint is kept.
+        alike = {new: old for new, old in plan.read_alike.items() if new in fresh}
+        versions = pages.versions(con, alike.values())
+        current = {p.extractor_version for p in fresh.values()}
+        pages.write_pages(
+            con,
+            [p for h, p in fresh.items() if h in plan.used]
+            + [
+                replace(fresh[new], content_hash=old)
+                for new, old in alike.items()
+                if versions.get(old) not in current
+            ],
+        )
         pages.refit(
             con,
             {
                 old: print_
-                for new, old in plan.read_alike.items()
-                if new in fresh and (print_ := fresh[new].fingerprint) is not None
+                for new, old in alike.items()
+                if versions.get(old) in current and (print_ := fresh[new].fingerprint)
             },
         )
         snapshots = plan.snapshots

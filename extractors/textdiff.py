@@ -1,0 +1,66 @@
+"""Word-level differences between two main texts, for `evidence diff`.
+
+diff-match-patch (Myers' algorithm with its speed-ups and a semantic clean-up) on words
+rather than characters: each distinct word and run of white space becomes one character,
+so the diff is computed over a few thousand symbols and its edits fall on word
+boundaries. difflib's SequenceMatcher treats words frequent in a long text as junk and
+then pairs up unrelated passages; diff-match-patch finds the minimal edit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Hashable, Iterable
+from typing import Literal, TypeVar
+
+from diff_match_patch import diff_match_patch
+
+Op = Literal["=", "-", "+"]
+_TOKEN = re.compile(r"\s+|\S+")
+_OPS: dict[int, Op] = {0: "=", -1: "-", 1: "+"}
+_FIRST = 0x100  # symbols start past the control characters
+_SURROGATES = (0xD800, 0xE000)  # not characters: skipped
+DIFF_TIMEOUT_S = 5.0  # past this, a coarser (still correct) diff of very long texts
+
+
+def word_diff(old: str, new: str) -> list[tuple[Op, str]]:
+    """Runs of text that turn `old` into `new`: kept ("="), removed ("-"), added ("+")."""
+    symbols: dict[str, str] = {}  # word -> its symbol
+    words: dict[str, str] = {}  # symbol -> its word
+
+    def encode(text: str) -> str:
+        out = []
+        for token in _TOKEN.findall(text):
+            symbol = symbols.get(token)
+            if symbol is None:
+                code = _FIRST + len(words)
+                if code >= _SURROGATES[0]:
+                    code += _SURROGATES[1] - _SURROGATES[0]
+                symbol = symbols[token] = chr(code)
+                words[symbol] = token
+            out.append(symbol)
+        return "".join(out)
+
+    a, b = encode(old), encode(new)
+    engine = diff_match_patch()
+    engine.Diff_Timeout = DIFF_TIMEOUT_S
+    diffs = engine.diff_main(a, b, False)
+    engine.diff_cleanupSemantic(diffs)
+    runs: list[tuple[Op, str]] = []
+    for op, symbols_run in diffs:
+        text = "".join(words[c] for c in symbols_run)
+        if runs and runs[-1][0] == _OPS[op]:
+            runs[-1] = (runs[-1][0], runs[-1][1] + text)
+        elif text:
+            runs.append((_OPS[op], text))
+    return runs
+
+
+T = TypeVar("T", bound=Hashable)
+
+
+def appeared_and_went(old: Iterable[T], new: Iterable[T]) -> tuple[list[T], list[T]]:
+    """What is in `new` and not in `old` (counting repeats), and what went."""
+    before, after = Counter(old), Counter(new)
+    return list((after - before).elements()), list((before - after).elements())
