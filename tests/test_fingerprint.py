@@ -73,9 +73,10 @@ def test_chrome_changes_take_the_fast_way_and_never_hide_a_change() -> None:
         checked += 1
         changed = list(parts)
         for part, kept in zip(segment_parts(parts), mask, strict=True):
-            # The title is part of the reading; words trafilatura filters out ("Share",
-            # "Print") decide what it keeps: changing either is a change to read.
-            if kept or parts[part - 1].lower().startswith("<title"):
+            # The title and a <time> element's date are part of the reading; words
+            # trafilatura filters out ("Share", "Print") decide what it keeps: changing
+            # any of them is a change to read.
+            if kept or parts[part - 1].lower().startswith(("<title", "<time")):
                 continue
             if not fingerprint.filtered(parts[part]):
                 changed[part] = scramble(parts[part], rng)
