@@ -25,6 +25,7 @@ that a text the extractor transforms beyond recognition never takes this way.
 from __future__ import annotations
 
 import hashlib
+from itertools import accumulate
 import html as html_lib
 import re
 import struct
@@ -59,6 +60,8 @@ _DROPPED_START = re.compile(r"<(?:(!--)|(script|style)\b([^>]*)>)")  # on lower-
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _TAG = re.compile(r"(<[a-zA-Z/!?][^>]*>)")
 _TAG_NAME = re.compile(r"</?([a-zA-Z][\w:.-]*)")
+_ANY_TAG = re.compile(r"<[^\0]*")  # each tag of the \0-joined list (after blocks became 1)
+_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
 _TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.S | re.I)
 # meta tags whose content the page's title and dates come from (extractors/dates.py):
 # always kept
@@ -73,6 +76,10 @@ _BLOCKS = frozenset(
     "address article aside blockquote body br button caption dd details dialog div dl dt "
     "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr html li main nav ol "
     "p pre section summary table tbody td tfoot th thead tr ul".split()
+)
+_BLOCK_TAG = re.compile(
+    r"</?(?:" + "|".join(sorted(_BLOCKS, key=len, reverse=True)) + r")(?=[\s/>]|$)[^\0]*",
+    re.I,
 )
 # Share of the main text's characters that kept segments must account for.
 MIN_COVERAGE = 0.97
@@ -135,17 +142,20 @@ def _without_dropped(html: str, always: list[str]) -> str:
 
 
 def _blocks(parts: list[str]) -> list[int]:
-    """For each segment, the index of the block it belongs to."""
-    blocks = []
-    block = 0
-    for i, part in enumerate(parts):
-        if i % 2:
-            m = _TAG_NAME.match(part)
-            if m is not None and m.group(1).lower() in _BLOCKS:
-                block += 1
-        elif part and not part.isspace():
-            blocks.append(block)
-    return blocks
+    """For each segment, the index of the block it belongs to (the number of block tags
+    before it), counted by regular expressions and itertools rather than a loop a tag."""
+    tags = parts[1::2]
+    # one character a tag: 1 for a tag that ends a block, 0 for any other
+    coded = _ANY_TAG.sub("0", _BLOCK_TAG.sub("1", "\0".join(tags))).replace("\0", "")
+    if len(coded) != len(tags):  # a tag the expressions do not see alike: count by hand
+        coded = "".join(
+            "1"
+            if (m := _TAG_NAME.match(t)) is not None and m.group(1).lower() in _BLOCKS
+            else "0"
+            for t in tags
+        )
+    before = [0, *accumulate(coded.encode().translate(_DIGITS))]
+    return [before[k] for k, t in enumerate(parts[0::2]) if t and not t.isspace()]
 
 
 def _visible(segment: str) -> str:
@@ -163,7 +173,7 @@ def kept_mask(page: Scan, main_text: str) -> list[bool] | None:
     folded = fold(main_text)
     segments = page.segments
     blocks = _blocks(page.parts)
-    pieces = [fold(_visible(s)) for s in segments]
+    pieces = [_folded(_visible(s)) for s in segments]
     kept_blocks = {b for piece, b in zip(pieces, blocks, strict=True) if piece and piece in folded}
     mask = [b in kept_blocks for b in blocks]
     found = sum(len(_nonspace(p)) for p, k in zip(pieces, mask, strict=True) if k)
@@ -171,6 +181,14 @@ def kept_mask(page: Scan, main_text: str) -> list[bool] | None:
     if needed and found < MIN_COVERAGE * needed:
         return None
     return mask
+
+
+def _folded(text: str) -> str:
+    """fold(text), the common case (ASCII with no thousands comma) without its
+    expressions."""
+    if text.isascii() and "," not in text:
+        return " ".join(text.split()).lower()
+    return fold(text)
 
 
 def _nonspace(text: str) -> str:

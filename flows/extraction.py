@@ -49,6 +49,7 @@ def extract_batch(
             encoding=a.encoding,
             quotes=tuple(page_quotes[digest]),
             previous=previous.get(a.url),
+            fingerprint=(a.etag is None and a.last_modified is None) or a.url in previous,
         )
         for digest, a in first.items()
         if a.body is not None

@@ -136,7 +136,7 @@ def _read_new_pages(
         if not wanted:
             return None
         prints = pages.fingerprints(con, prior.values(), EXTRACTOR_VERSION)
-    previous = {url: (h, prints[h]) for url, h in prior.items() if h in prints}
+    previous = {url: (h, prints.get(h, b"")) for url, h in prior.items()}
     batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
     return extract_pages.submit(Sealed((finals, wanted, batch_quotes, previous)))
 

@@ -37,9 +37,13 @@ class ExtractJob:
     content_type: str | None
     encoding: str | None
     quotes: tuple[str, ...] = ()  # claim quotes to check on this page while it is in hand
-    # The page the source's newest snapshot was read from, and its fingerprint: when the
-    # body cannot read differently, it is not read at all.
+    # The page the source's newest snapshot was read from, and its fingerprint (empty when
+    # it has none): when the body cannot read differently, it is not read at all.
     previous: tuple[str, bytes] | None = None
+    # Make the body's fingerprint: for pages that come without validators (they cannot
+    # answer 304) and pages fetched before (their body changed): not for a first fetch
+    # of a page a server will answer with 304 next time.
+    fingerprint: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +61,11 @@ def run_job(job: ExtractJob) -> Extracted:
     """Decode, read and compress one body (all here, on the cores extraction uses)."""
     text, _ = decode_body(job.body, job.encoding)
     html = text or ""
-    if job.previous is not None and fingerprint.same_text(job.previous[1], html):
+    if (
+        job.previous is not None
+        and job.previous[1]
+        and fingerprint.same_text(job.previous[1], html)
+    ):
         return Extracted(job.digest, None, same_as=job.previous[0])
     page = extract_page(html, job.url, job.fetched_at)
     row = PageRow(
@@ -73,7 +81,9 @@ def run_job(job: ExtractJob) -> Extracted:
         statuses=page.statuses,
         app_shell=is_app_shell(html, page.text),
         text_hash=reading_hash(page.title, page.text),
-        fingerprint=fingerprint.make(html, page.text) if page.method == "trafilatura" else None,
+        fingerprint=fingerprint.make(html, page.text)
+        if job.fingerprint and page.method == "trafilatura"
+        else None,
         published_on=page.published_on,
         modified_on=page.modified_on,
     )
