@@ -59,18 +59,14 @@ MODIFIED_META = (
 )
 
 
-def page_dates(
-    html: str, text: str, fetched_at: datetime, published_hint: date | None = None
-) -> tuple[date | None, date | None]:
-    """(published_on, modified_on) of a page; None where it says nothing believable
-    (`published_hint`: htmldate's reading of the publication date, trusted after a
-    visible line of the main text)."""
+def page_dates(html: str, text: str, fetched_at: datetime) -> tuple[date | None, date | None]:
+    """(published_on, modified_on) of a page; None where it says nothing believable."""
     latest = fetched_at.date()
     published, modified = _from_text(text, fetched_at)
     head = html[:400_000]
     ld_published, ld_modified = _from_json_ld(head)
     meta = _metas(head)
-    published = published or published_hint or ld_published or _first(meta, PUBLISHED_META)
+    published = published or ld_published or _first(meta, PUBLISHED_META)
     modified = modified or ld_modified or _first(meta, MODIFIED_META)
     time_published, time_modified = _from_time_elements(head)
     published = published or time_published

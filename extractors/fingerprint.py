@@ -25,11 +25,11 @@ that a text the extractor transforms beyond recognition never takes this way.
 from __future__ import annotations
 
 import hashlib
-from itertools import accumulate
 import html as html_lib
 import re
 import struct
 from dataclasses import dataclass
+from itertools import accumulate
 
 import zstandard
 
@@ -149,9 +149,7 @@ def _blocks(parts: list[str]) -> list[int]:
     coded = _ANY_TAG.sub("0", _BLOCK_TAG.sub("1", "\0".join(tags))).replace("\0", "")
     if len(coded) != len(tags):  # a tag the expressions do not see alike: count by hand
         coded = "".join(
-            "1"
-            if (m := _TAG_NAME.match(t)) is not None and m.group(1).lower() in _BLOCKS
-            else "0"
+            "1" if (m := _TAG_NAME.match(t)) is not None and m.group(1).lower() in _BLOCKS else "0"
             for t in tags
         )
     before = [0, *accumulate(coded.encode().translate(_DIGITS))]

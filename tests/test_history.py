@@ -29,7 +29,8 @@ FILLER = (
 def article(figure: str, nonce: str) -> str:
     """A page with a fresh token in its head and footer on every request."""
     return f"""<!doctype html><html><head><title>ICML reproduction credits</title>
-<meta name="csrf-token" content="{nonce}"></head>
+<meta name="csrf-token" content="{nonce}">
+<meta property="article:modified_time" content="2026-08-14T10:00:00Z"></head>
 <body><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav>
 <main><article><h1>Reproduction challenge credits</h1>
 <p>Teams get {figure} in credits for the best runs of the challenge.</p>
@@ -121,8 +122,16 @@ def test_a_snapshot_is_a_distinct_main_text(
     assert kept == [(False, True), (True, False)]
     assert figures == [(2000.0,), (2500.0,)]
 
-    # evidence diff: the word that changed, then the figures that appeared and went
+    # the card: the page's own date beside the check; the figure's subject
     from cli.main import main
+
+    capsys.readouterr()
+    assert main(["show", "r", "--config", str(config)]) == 0
+    card = capsys.readouterr().out
+    assert "p (primary): changed, found 2500" in card and "(page updated 2026-08-14)" in card
+    assert "credits" in card.split("Parsed numbers:")[1]
+
+    # evidence diff: the word that changed, then the figures that appeared and went
 
     capsys.readouterr()
     assert main(["diff", "r", "p", "--config", str(config)]) == 0
