@@ -51,6 +51,11 @@ def render_card(data: dict[str, Result]) -> str:
             elif check["checked_at"] is not None:
                 line += f" (checked {day(check['checked_at'])}{'; ' + dated if dated else ''})"
             out.append(line)
+            if check["outcome"] == "absent" and check.get("closest_text"):
+                out.append(
+                    f"      closest on the page ({check['closest_score']}): "
+                    f'"{_short(check["closest_text"])}"'
+                )
 
     extracts = _rows(data["extracts"])
     numbers = [e for e in extracts if e["what"] == "number"]

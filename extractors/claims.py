@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from rapidfuzz import fuzz
+
 from extractors.values import CheckOutcome, ClaimCheck
 
 _FOLD = str.maketrans(
@@ -26,6 +28,9 @@ _THOUSANDS = re.compile(r"(?<=\d)[,\u202f](?=\d{3}(?!\d))")
 _NUMBER = r"\d+(?:\.\d+)?"
 _NUMBER_RE = re.compile(_NUMBER)
 _MIN_LETTERS_FOR_CHANGED = 3
+CLOSEST_MIN = 70  # a closest passage scoring less is no hint
+CLOSEST_MIN_CHARS = 12  # a quote shorter than this is found or not; nothing is near it
+_LONG_WORD = re.compile(r"[^\W\d_]{5,}")
 
 
 _WHITESPACE = re.compile(r"\s+")
@@ -147,6 +152,43 @@ def match_claim(quote: str, page: NormalizedText | str) -> ClaimCheck:
     folded_quote = fold(quote).strip()
     if not folded_quote:
         return ClaimCheck(CheckOutcome.ABSENT)
+    check = _match(folded_quote, page)
+    if check.outcome is CheckOutcome.ABSENT:
+        closest = closest_passage(folded_quote, page)
+        if closest is not None:
+            return ClaimCheck(
+                CheckOutcome.ABSENT, closest_text=closest[0], closest_score=closest[1]
+            )
+    return check
+
+
+def closest_passage(folded_quote: str, page: NormalizedText) -> tuple[str, int] | None:
+    """The passage of the page nearest to an absent quote, and how near (0-100), when it
+    scores at least CLOSEST_MIN: a hint of where a reworded sentence went, never a match.
+
+    rapidfuzz's best partial alignment on the folded texts, widened to whole words; only
+    tried when most of the quote's longest words are on the page (each a plain substring
+    search), which rules out unrelated pages at next to no cost.
+    """
+    if len(folded_quote) < CLOSEST_MIN_CHARS:
+        return None
+    words = sorted(set(_LONG_WORD.findall(folded_quote)), key=len, reverse=True)[:5]
+    if words and sum(w in page.folded for w in words) * 2 < len(words):
+        return None
+    found = fuzz.partial_ratio_alignment(folded_quote, page.folded, score_cutoff=CLOSEST_MIN)
+    if found is None:
+        return None
+    text = page.folded
+    start, end = found.dest_start, found.dest_end
+    while start > 0 and text[start - 1].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    passage = page.span(start, end).strip()
+    return (passage, int(found.score)) if passage else None
+
+
+def _match(folded_quote: str, page: NormalizedText) -> ClaimCheck:
     wanted = tuple(float(n) for n in _NUMBER_RE.findall(folded_quote))
     compiled = _quote_pattern(folded_quote)
     if compiled is None:

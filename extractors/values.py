@@ -78,6 +78,9 @@ class ClaimCheck:
     outcome: CheckOutcome
     found_text: str | None = None
     found_values: tuple[float, ...] = ()
+    # for an absent quote: the passage of the page nearest to it, when one is near enough
+    closest_text: str | None = None
+    closest_score: int | None = None  # 0-100
 
 
 def reading_hash(title: str | None, text: str) -> str:

@@ -59,6 +59,8 @@ def _check_row(p: PendingCheck, check: ClaimCheck) -> CheckRow:
         outcome=check.outcome.value,
         found_text=check.found_text,
         found_values=check.found_values,
+        closest_text=check.closest_text,
+        closest_score=check.closest_score,
     )
 
 

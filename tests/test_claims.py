@@ -63,3 +63,22 @@ def test_normalize_keeps_offsets_into_the_original() -> None:
     norm = normalize_text(text)
     assert norm.folded == 'up to "$5000"'
     assert norm.span(0, len(norm.folded)) == text
+
+
+def test_an_absent_quote_gets_the_closest_passage_never_a_match() -> None:
+    from extractors.claims import match_claim
+
+    page = (
+        "The challenge opened in July. Each of the teams gets $4,500 in GPU credit for its "
+        "best runs this year. Results follow in August."
+    )
+    check = match_claim("Teams get $4,000 in GPU credits for the best runs", page)
+    assert check.outcome.value == "absent" and check.found_text is None
+    assert check.closest_text == "teams gets $4,500 in GPU credit for its best runs"
+    assert check.closest_score is not None and 70 <= check.closest_score < 100
+    # an unrelated page has nothing near; a short quote is found or not
+    unrelated = match_claim("Teams get $4,000 in GPU credits", "Rain is expected on Sunday.")
+    assert unrelated.closest_text is None and unrelated.closest_score is None
+    assert match_claim("$9", page).closest_text is None
+    # a confirmed quote carries no hint
+    assert match_claim("$4,500 in GPU credit", page).closest_text is None

@@ -233,7 +233,9 @@ def test_gc_drops_fetch_rows_nothing_rests_on_and_compacts(
         sources:
           - {{id: p, url: "{web.url("/p")}", role: primary}}
           - {{id: q, url: "{web.url("/q")}", role: third-party}}
-        claims: [{{id: c, quote: "Teams get $2,000 in credits"}}]
+        claims:
+          - {{id: c, quote: "Teams get $2,000 in credits"}}
+          - {{id: d, quote: "Runs are judged on how closely they copy the paper's main table"}}
         """,
         f"database: {db}\nfetch: {{retries: 0}}\n",
     )
@@ -255,6 +257,12 @@ def test_gc_drops_fetch_rows_nothing_rests_on_and_compacts(
         finally:
             con.close()
 
+    # the reworded claim: absent, with the passage nearest to it on the card
+    capsys.readouterr()
+    assert main(["show", "r", "--config", str(config)]) == 0
+    card = capsys.readouterr().out
+    assert "d: unverified" in card and "closest on the page (" in card
+    assert "they reproduce the paper's main table" in card.split("closest on the page")[1]
     seen = read_views()
     assert _one(db, "SELECT count(*) FROM fetches") == (6,)
     capsys.readouterr()

@@ -114,6 +114,8 @@ class CheckRow:
     outcome: str
     found_text: str | None
     found_values: tuple[float, ...]
+    closest_text: str | None = None
+    closest_score: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -324,6 +324,8 @@ def write_checks(con: duckdb.DuckDBPyConnection, checks: Sequence[CheckRow]) -> 
                     "outcome": c.outcome,
                     "found_text": c.found_text,
                     "found_values": list(c.found_values),
+                    "closest_text": c.closest_text,
+                    "closest_score": c.closest_score,
                 }
                 for c in checks
             ],

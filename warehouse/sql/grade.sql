@@ -6,7 +6,8 @@ DELETE FROM store.current_checks;
 -- The newest successful snapshot of every source, checked against every claim it backs.
 INSERT INTO store.current_checks
 SELECT c.record_id, c.claim_id, s.source_id, s.role, cur.snapshot_id, cur.checked_at, sn.via,
-       coalesce(k.outcome, 'absent'), k.found_text, coalesce(k.found_values, [])
+       coalesce(k.outcome, 'absent'), k.found_text, coalesce(k.found_values, []),
+       k.closest_text, k.closest_score
 FROM store.claims c
 JOIN store.sources s
   ON s.record_id = c.record_id
