@@ -80,6 +80,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every stored page, not only older ones")
 
     p = sub.add_parser(
+        "suggest",
+        parents=[common],
+        help="fetch a page and print a record with candidate claims, ready to paste",
+    )
+    p.add_argument("url", metavar="URL")
+    p.add_argument("--role", choices=["primary", "third-party"], default="primary")
+    p.add_argument("--render", choices=["http", "browser"], help="default: fetch.render")
+
+    p = sub.add_parser(
         "diff",
         parents=[common],
         help="what changed in a source's main text between two snapshots, word by word",
@@ -225,6 +234,20 @@ def cmd_reextract(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_suggest(args: argparse.Namespace) -> int:
+    from flows.config import check_url
+    from flows.suggest import suggest
+
+    config_dir = config_dir_from(args.config)
+    settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
+    try:
+        url = check_url(args.url)
+    except ValueError as e:
+        raise EvidenceError(str(e)) from None
+    print(suggest(url, settings.fetch, args.role, args.render), end="")
+    return 0
+
+
 def cmd_diff(args: argparse.Namespace) -> int:
     from cli.diff import diff_report
 
@@ -308,6 +331,7 @@ COMMANDS = {
     "sources": cmd_sources,
     "alerts": cmd_alerts,
     "reextract": cmd_reextract,
+    "suggest": cmd_suggest,
     "diff": cmd_diff,
     "gc": cmd_gc,
     "accept": cmd_accept,
