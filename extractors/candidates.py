@@ -67,7 +67,14 @@ def candidates(page: PageExtraction, limit: int = 12) -> list[Candidate]:
             continue
         _offer(found, folded, quote, _score(quote, STATUS_WEIGHT), _status(s), s.status.value)
     best = sorted(found.values(), key=lambda c: -c.score)
-    return best[:limit]
+    # one quote a figure: a page repeats its headline figure (title, lead, body)
+    seen: set[str] = set()
+    kept = []
+    for c in best:
+        if c.what not in seen:
+            seen.add(c.what)
+            kept.append(c)
+    return kept[:limit]
 
 
 def _offer(
