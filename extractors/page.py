@@ -35,15 +35,16 @@ class PageExtraction:
 def extract_page(html: str, url: str | None, fetched_at: datetime) -> PageExtraction:
     """Main text, quoted numbers, statuses and the page's own dates (figures' dates
     resolved against fetched_at)."""
-    tree = parse_html(html) if html.strip() else None
-    page = extract_main_text(html, url, tree)
+    page = extract_main_text(html, url)
     folded = fold(page.text)  # for the status phrases here and the claims after
     published_on, modified_on = page_dates(html, page.text, fetched_at)
-    if published_on is None and tree is not None:
-        # htmldate looks further (bylines, URLs) at a cost of about a tenth of the
-        # extraction: asked only when the page's text and metadata say nothing. It reads
-        # the tree trafilatura parsed (trafilatura cleans a copy of it).
-        published_on = _published(tree, fetched_at)
+    if published_on is None and page.text:
+        # htmldate looks further (bylines, URLs) at a cost of about a fifth of the
+        # extraction (it parses the page again): asked only when the page's text and
+        # metadata say nothing. (Handing it trafilatura's parse costs more: trafilatura
+        # then copies the tree.)
+        tree = parse_html(html)
+        published_on = _published(tree, fetched_at) if tree is not None else None
     return PageExtraction(
         page.title,
         page.text,

@@ -63,14 +63,13 @@ def use_element_lookup(lookup: etree.ElementClassLookup) -> None:
 use_element_lookup(C_LOOKUP)
 
 
-def extract_main_text(html: str, url: str | None = None, tree: object = None) -> PageText:
-    """The main text of an HTML page (tables kept, comments dropped) and its title
-    (`tree`: the page as parse_html gave it, when the caller has it already)."""
+def extract_main_text(html: str, url: str | None = None) -> PageText:
+    """The main text of an HTML page (tables kept, comments dropped) and its title."""
     html = html.replace("\x00", "")
     if not html.strip():
         return PageText(None, "", "empty")
     title = extract_title(html)
-    text = _trafilatura_text(html if tree is None else tree, url)
+    text = _trafilatura_text(html, url)
     if text is not None and len(text) >= SHORT_TEXT:
         return PageText(title, text, "trafilatura")
     # A short page (a one-paragraph notice) is read without its chrome: trafilatura
@@ -95,15 +94,14 @@ def extract_title(html: str) -> str | None:
 
 
 def parse_html(html: str) -> object:
-    """The page parsed once, as trafilatura parses it, for readers that share it (None
-    when it cannot be parsed)."""
+    """The page parsed as trafilatura parses it (None when it cannot be parsed)."""
     try:
         return trafilatura.utils.load_html(html.replace("\x00", ""))
     except (ValueError, TypeError, RecursionError, lxml.etree.LxmlError):
         return None
 
 
-def _trafilatura_text(html: object, url: str | None) -> str | None:
+def _trafilatura_text(html: str, url: str | None) -> str | None:
     try:
         text = trafilatura.extract(
             html,
