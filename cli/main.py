@@ -85,8 +85,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="fetch a page and print a record with candidate claims, ready to paste",
     )
     p.add_argument("url", metavar="URL")
-    p.add_argument("--role", choices=["primary", "third-party"], default="primary")
+    p.add_argument(
+        "--role",
+        choices=["primary", "third-party"],
+        help="default: primary, or third-party with --record",
+    )
     p.add_argument("--render", choices=["http", "browser"], help="default: fetch.render")
+    p.add_argument(
+        "--record",
+        metavar="ID",
+        help="add the page as a source of this record, in its file (comments kept)",
+    )
 
     p = sub.add_parser(
         "diff",
@@ -244,7 +253,17 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         url = check_url(args.url)
     except ValueError as e:
         raise EvidenceError(str(e)) from None
-    print(suggest(url, settings.fetch, args.role, args.render), end="")
+    if args.record is None:
+        print(suggest(url, settings.fetch, args.role or "primary", args.render), end="")
+        return 0
+    from flows.suggest import add_to_record
+
+    catalog = load_catalog(config_dir)
+    record = next((r for r in catalog.records if r.id == args.record), None)
+    if record is None:
+        raise EvidenceError(f"no record {args.record!r} in {config_dir}")
+    role = args.role or "third-party"
+    print(add_to_record(record, config_dir, url, settings.fetch, role, args.render), end="")
     return 0
 
 

@@ -3,17 +3,23 @@ with candidate claims, ready to paste into the catalog."""
 
 from __future__ import annotations
 
+import io
 import json
 from datetime import datetime
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml.util import load_yaml_guess_indent
 
 from extractors.candidates import candidates
 from extractors.encoding import decode_body
 from extractors.page import extract_page
 from flows import clock
 from flows.attempts import FetchLimits, FetchRequest, last_live
-from flows.config import FetchSettings, slugify, source_slug
+from flows.config import FetchSettings, Record, load_catalog, slugify, source_slug
 from flows.fetch import fetch_batch
-from warehouse.errors import EvidenceError
+from warehouse.errors import ConfigError, EvidenceError
 
 
 def suggest(
@@ -21,6 +27,65 @@ def suggest(
 ) -> str:
     """The YAML of a record for the page at `url`: its source and candidate claims, best
     first, each with its parsed figure or status as a comment."""
+    title, render, found = _read(url, fetch, render)
+    return record_yaml(url, title, role, render, found, clock.now())
+
+
+def add_to_record(
+    record: Record,
+    config_dir: Path,
+    url: str,
+    fetch: FetchSettings,
+    role: str = "third-party",
+    render: str | None = None,
+) -> str:
+    """Add the page at `url` as a source of `record`, in its file, keeping the file's
+    comments, quoting and order (ruamel.yaml's round trip); returns the candidate claims
+    of the page as YAML to paste under `claims:`. The catalog is loaded again after the
+    write; a file it rejects is put back as it was."""
+    path = Path(record.file)
+    source_id = source_slug(url)
+    for s in record.config.sources:
+        if s.url == url or (s.id or source_slug(s.url)) == source_id:
+            raise EvidenceError(f"{record.id} already has the source {source_id} ({s.url})")
+    title, render, found = _read(url, fetch, render)
+    del title
+    before = path.read_text(encoding="utf-8")
+    yaml = YAML()  # round trip: comments, order, quoting and indentation as they were
+    yaml.preserve_quotes = True
+    yaml.width = 100
+    _, indent, offset = load_yaml_guess_indent(before)  # "  - id:" is (4, 2); "- id:" (2, 0)
+    indent, offset = indent or 2, offset or 0
+    yaml.indent(mapping=max(2, indent - offset), sequence=indent, offset=offset)
+    data = yaml.load(before)
+    node = data if isinstance(data, dict) else next(r for r in data if r.get("id") == record.id)
+    source = CommentedMap([("id", source_id), ("url", url), ("role", role)])
+    if render == "browser":
+        source["render"] = "browser"
+    node["sources"].append(source)
+    out = io.StringIO()
+    yaml.dump(data, out)
+    path.write_text(out.getvalue(), encoding="utf-8")
+    try:
+        load_catalog(config_dir)
+    except ConfigError:
+        path.write_text(before, encoding="utf-8")
+        raise
+    lines = [
+        f"# added {source_id} to {record.id} in {path}; candidate claims of that page, to",
+        "# paste under its claims: (each checked on that source only)",
+    ]
+    for c in found:
+        lines.append(f"- id: {c.slug[:40].strip('-') or 'claim'}  # {c.what}")
+        lines.append(f"  quote: {json.dumps(c.quote, ensure_ascii=False)}")
+        lines.append(f"  sources: [{source_id}]")
+        if c.what.startswith("status "):
+            lines.append(f"  status: {c.what.removeprefix('status ')}")
+    return "\n".join(lines) + "\n"
+
+
+def _read(url: str, fetch: FetchSettings, render: str | None) -> tuple[str | None, str, list]:
+    """The page's title, how it was loaded, and its candidate claims."""
     render = render or fetch.render
     request = FetchRequest(url=url, obey_robots=fetch.obey_robots, render=render)
     attempts = fetch_batch([request], limits_of(fetch), clock.now)[url]
@@ -38,7 +103,7 @@ def suggest(
             f"no figure or status in the main text of {url}"
             + ("" if render == "browser" else "; if JavaScript builds it, try --render browser")
         )
-    return record_yaml(url, page.title, role, render, found, clock.now())
+    return page.title, render, found
 
 
 def limits_of(fetch: FetchSettings) -> FetchLimits:

@@ -114,3 +114,44 @@ def test_suggest_says_in_one_line_why_it_cannot(
     assert "no figure or status" in capsys.readouterr().err
     assert main(["suggest", "ftp://example.org/x", "--config", str(config)]) == 2
     assert "only http:// and https://" in capsys.readouterr().err
+
+
+def test_suggest_adds_a_source_to_a_record_keeping_its_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cli.main import main
+
+    site = SampleSite(ROOT / "demo" / "pages").start()
+    try:
+        config = tmp_path / "config"
+        (config / "records").mkdir(parents=True)
+        (config / "settings.yaml").write_text("fetch: {retries: 0}\n")
+        original = (
+            "# Nimbus, kept by hand.\n"
+            "id: nimbus\n"
+            "title: 'Nimbus credits'   # the title as the page gives it\n"
+            "sources:\n"
+            f'  - {{id: own, url: "{site.base_url}/nimbus.example/free-tier.html",'
+            " role: primary}\n"
+            "claims:\n"
+            '  - id: monthly\n    quote: "$10 in free compute credits"  # the headline\n'
+        )
+        path = config / "records" / "nimbus.yaml"
+        path.write_text(original)
+        url = f"{site.base_url}/aggregator.example/free-gpu-roundup.html"
+        assert main(["suggest", url, "--config", str(config), "--record", "nimbus"]) == 0
+        out = capsys.readouterr().out
+        written = path.read_text()
+        # the file as it was, plus the source; its comments and quoting kept
+        assert written.startswith(original.split("claims:")[0].rstrip("\n"))
+        assert "# Nimbus, kept by hand." in written and "# the headline" in written
+        assert "title: 'Nimbus credits'   # the title as the page gives it" in written
+        assert f"url: {url}" in written and "role: third-party" in written
+        assert "sources: [" in out and "quote: " in out
+        # the same page again: one clear line, the file untouched
+        assert main(["suggest", url, "--config", str(config), "--record", "nimbus"]) == 2
+        assert "already has the source" in capsys.readouterr().err
+        assert path.read_text() == written
+        assert main(["suggest", url, "--config", str(config), "--record", "nope"]) == 2
+    finally:
+        site.stop()
