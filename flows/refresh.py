@@ -17,6 +17,7 @@ from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows import clock
 from flows.alerting import notify_flow_failure
+from flows.artifacts import publish
 from flows.attempts import FetchLimits
 from flows.config import Catalog, Settings, load_catalog, resolve_db
 from flows.console import progress
@@ -72,9 +73,12 @@ def refresh_flow(
         )
         # 4. Open, resend and close alerts; deliver what is owed.
         send_alerts(db, catalog.settings.alerts, Sealed(before))
-        # 5. One summary row per record.
+        # 5. One summary row per record; the run's Prefect artifacts.
         with session(db, now=clock.now()) as con:
-            return queries.run_summary(con, run_id)
+            summary = queries.run_summary(con, run_id)
+            after = evidence_state(con)
+        publish(summary, before, after)
+        return summary
 
 
 def fetch_limits(catalog: Catalog) -> FetchLimits:

@@ -1,0 +1,67 @@
+"""Each refresh run publishes Prefect artifacts: `evidence-status` (a table, one row per
+record) and `evidence-changes` (markdown: what changed in the run), versioned by key on
+the server the run reports to (here the session's test server)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from servers import Page, WebServer
+from support import write_config
+
+PAGE = "<html><main><p>Teams get {amount} in credits for the best runs.</p></main></html>"
+
+
+def _artifacts(key: str) -> list:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+
+    with get_client(sync_client=True) as client:
+        found = client.read_artifacts(
+            artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=[key]))
+        )
+    return sorted(found, key=lambda a: a.created)
+
+
+def test_each_run_publishes_status_and_changes(
+    prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.refresh import refresh_flow
+
+    web.routes["/p"] = Page(PAGE.format(amount="$2,000"))
+    db = tmp_path / "w.duckdb"
+    config = write_config(
+        tmp_path,
+        f"""\
+        id: art-record
+        title: Artifacts
+        sources: [{{id: p, url: "{web.url("/p")}", role: primary}}]
+        claims: [{{id: c, quote: "Teams get $2,000 in credits"}}]
+        """,
+        f"database: {db}\nfetch: {{retries: 0}}\n",
+    )
+    day = datetime(2026, 11, 2, 6, tzinfo=UTC)
+    before_status = len(_artifacts("evidence-status"))
+    monkeypatch.setenv("EVIDENCE_NOW", day.isoformat())
+    refresh_flow(str(config), str(db), None)
+    web.routes["/p"] = Page(PAGE.format(amount="$2,500"))
+    monkeypatch.setenv("EVIDENCE_NOW", (day + timedelta(days=1)).isoformat())
+    refresh_flow(str(config), str(db), None)
+
+    status = _artifacts("evidence-status")
+    changes = _artifacts("evidence-changes")
+    assert len(status) == before_status + 2  # a version a run
+    assert status[-1].type == "table"
+    rows = status[-1].data
+    rows = json.loads(rows) if isinstance(rows, str) else rows
+    assert [r["record"] for r in rows] == ["art-record"]
+    assert rows[0]["grade"] == "contradicted"
+    report = changes[-1].data
+    assert changes[-1].type == "markdown"
+    assert "**art-record**: documented (fresh) -> contradicted (fresh)" in report
+    assert "art-record / c on p: confirmed -> changed" in report
+    first = next(a for a in changes if "first graded" in a.data and "art-record" in a.data)
+    assert "- **art-record**: documented (fresh), first graded" in first.data
