@@ -10,6 +10,7 @@ from pathlib import Path
 from cli.card import render_card
 from cli.render import summary_table, table
 from cli.sample_server import SampleSite
+from cli.site import write_site
 from flows import clock
 from flows.config import load_catalog
 from warehouse import queries
@@ -53,8 +54,10 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         if data is None:
             raise RuntimeError(f"the demo catalog has no record {CARD_RECORD}")
         print(render_card(data))
+        index = write_site(con, db.parent / "site", clock.now())
     finally:
         con.close()
     hint = f'evidence sql "SELECT * FROM claim_status" --db {db}'  # noqa: S608 (a usage hint)
     print(f"\nThe warehouse is {db}: try `{hint}`.")
+    print(f"The catalog as a static site: {index.absolute()}")
     return 0

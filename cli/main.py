@@ -98,6 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = sub.add_parser(
+        "site",
+        parents=[common],
+        help="write the catalog as a static site (index, record pages, sources, Atom feed)",
+    )
+    p.add_argument("--out", metavar="DIR", required=True, help="the directory to write")
+
+    p = sub.add_parser(
         "diff",
         parents=[common],
         help="what changed in a source's main text between two snapshots, word by word",
@@ -267,6 +274,15 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_site(args: argparse.Namespace) -> int:
+    from cli.site import write_site
+
+    with _reading(args) as con:
+        index = write_site(con, Path(args.out), clock.now())
+    print(f"wrote the site: {index.absolute()}")
+    return 0
+
+
 def cmd_diff(args: argparse.Namespace) -> int:
     from cli.diff import diff_report
 
@@ -351,6 +367,7 @@ COMMANDS = {
     "alerts": cmd_alerts,
     "reextract": cmd_reextract,
     "suggest": cmd_suggest,
+    "site": cmd_site,
     "diff": cmd_diff,
     "gc": cmd_gc,
     "accept": cmd_accept,

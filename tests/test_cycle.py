@@ -169,6 +169,9 @@ def test_demo_runs_the_whole_cycle_offline(
     assert "Freshness: fresh — checked" in out
     assert "nimbus-free-tier         contradicted" in out
     assert "howaiworks (third-party): confirmed" in out
+    index = tmp_path / "site" / "index.html"  # the static site, beside the database
+    assert f"The catalog as a static site: {index.absolute()}" in out
+    assert "records/icml-2026-repro-credits.html" in index.read_text()
     if browser:  # the Space's text arrives by JavaScript: read through the browser
         assert "Evidence: reported — 2 sources; a third party said so" in out
         assert "  prize-pool: documented" in out

@@ -119,3 +119,28 @@ def snapshot_extracts(
         "SELECT status, phrase FROM statuses WHERE snapshot_id = ?", [snapshot_id]
     ).fetchall()
     return numbers, statuses
+
+
+def site_records(con: duckdb.DuckDBPyConnection) -> Result:
+    """Every record with its status, its last grade change and its unreachable sources."""
+    return run_query(
+        con,
+        "SELECT r.*, (SELECT max(changed_at) FROM grade_history h "
+        "WHERE h.record_id = r.record_id) AS last_change, "
+        "(SELECT count(*) FROM source_health s WHERE s.record_id = r.record_id "
+        "AND NOT s.reachable AND s.last_attempt_at IS NOT NULL) AS unreachable "
+        "FROM record_status r",
+    )
+
+
+def grade_history(con: duckdb.DuckDBPyConnection) -> Result:
+    return run_query(con, "SELECT * FROM grade_history ORDER BY record_id, changed_at")
+
+
+def changed_claims(con: duckdb.DuckDBPyConnection) -> Result:
+    """Current claim checks that found other numbers."""
+    return run_query(
+        con,
+        "SELECT record_id, claim_id, source_id, snapshot_id, checked_at, found_text "
+        "FROM claim_checks WHERE outcome = 'changed' AND checked_at IS NOT NULL",
+    )

@@ -1,0 +1,209 @@
+"""`evidence site --out DIR`: the catalog as a static site, readable from file:// with no
+network and no JavaScript. Jinja2 templates (cli/templates/) with autoescape on: every
+string that came from a page is escaped."""
+
+from __future__ import annotations
+
+import html
+from collections import defaultdict
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from warehouse import queries
+from warehouse.db import Connection
+
+SITE_TITLE = "Evidence catalog"
+# Okabe-Ito colours, distinguishable with every common colour blindness; the badges
+# carry the word as well.
+GRADE_COLOURS = {
+    "documented": "#0072B2",
+    "reported": "#56B4E9",
+    "unverified": "#999999",
+    "contradicted": "#D55E00",
+}
+_ATTENTION = {"contradicted": 0, "unverified": 2, "reported": 3, "documented": 4}
+
+
+def write_site(con: Connection, out: Path, now: datetime) -> Path:
+    """Write index.html, records/<id>.html, sources.html and feed.xml into `out`;
+    returns the index's path."""
+    env = Environment(
+        loader=PackageLoader("cli", "templates"),
+        autoescape=select_autoescape(["html", "xml"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    common = {"site_title": SITE_TITLE, "generated": now.strftime("%Y-%m-%d %H:%M UTC")}
+    records = _rows(queries.site_records(con))
+    history = defaultdict(list)
+    for row in _rows(queries.grade_history(con)):
+        history[row["record_id"]].append(row)
+    today = now.date()
+    for r in records:
+        stale_on = r["stale_on"]
+        r["days_left"] = (stale_on.date() - today).days if stale_on is not None else None
+        r["stale_on"] = _day(stale_on)
+        r["last_change"] = _day(r["last_change"])
+    records.sort(
+        key=lambda r: (
+            0 if r["grade"] == "contradicted" else 1 if r["freshness"] != "fresh" else 2,
+            0 if r["unreachable"] else 1,
+            _ATTENTION.get(r["grade"], 9),
+            r["record_id"],
+        )
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "records").mkdir(exist_ok=True)
+    index = out / "index.html"
+    index.write_text(
+        env.get_template("index.html").render(records=records, root="", **common), "utf-8"
+    )
+    for r in records:
+        page = _record_page(con, r["record_id"], history[r["record_id"]], now)
+        (out / "records" / f"{r['record_id']}.html").write_text(
+            env.get_template("record.html").render(root="../", **page, **common), "utf-8"
+        )
+    sources = _rows(queries.run_query(con, "SELECT * FROM source_health"))
+    sources.sort(key=lambda s: (bool(s["reachable"]), s["record_id"], s["source_id"]))
+    for s in sources:
+        s["last_ok_at"] = _day(s["last_ok_at"])
+    (out / "sources.html").write_text(
+        env.get_template("sources.html").render(sources=sources, root="", **common), "utf-8"
+    )
+    (out / "feed.xml").write_text(
+        env.get_template("feed.xml").render(
+            entries=_feed_entries(con, history),
+            feed_id="urn:evidence-pipeline:feed",
+            updated=now.astimezone(UTC).isoformat(),
+            **common,
+        ),
+        "utf-8",
+    )
+    return index
+
+
+def _record_page(
+    con: Connection, record_id: str, history: list[dict[str, Any]], now: datetime
+) -> dict[str, Any]:
+    data = queries.card(con, record_id) or {}
+    (record,) = _rows(data["record"])
+    for key in ("checked_at", "stale_on"):
+        record[key] = _day(record[key])
+    checks = defaultdict(list)
+    for c in _rows(data["checks"]):
+        c["checked_at"] = _day(c["checked_at"])
+        checks[c["claim_id"]].append(c)
+    claims = _rows(data["claims"])
+    for claim in claims:
+        claim["checks"] = checks[claim["claim_id"]]
+    extracts = [e for e in _rows(data["extracts"]) if e["what"] == "number"]
+    for e in extracts:
+        e["value_text"] = _value(e)
+    return {
+        "record": record,
+        "fields": [(f["name"], f["value"]) for f in record["fields"] or []],
+        "claims": claims,
+        "extracts": extracts,
+        "sources": [{**s, "last_ok_at": _day(s["last_ok_at"])} for s in _rows(data["sources"])],
+        "timeline": timeline_svg(history, now),
+    }
+
+
+def timeline_svg(history: list[dict[str, Any]], now: datetime, width: int = 640) -> Markup:
+    """The record's grade over time as coloured bands (stale periods hatched), inline SVG."""
+    if not history:
+        return Markup('<p class="muted">Not graded yet.</p>')
+    start = history[0]["changed_at"]
+    span = max((now - start).total_seconds(), 1.0)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="46" role="img" '
+        f'aria-label="grade history" class="timeline">',
+        '<defs><pattern id="stale" width="6" height="6" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="3" height="6" fill="#fff" '
+        'fill-opacity="0.55"/></pattern></defs>',
+    ]
+    for i, row in enumerate(history):
+        end = history[i + 1]["changed_at"] if i + 1 < len(history) else now
+        x = (row["changed_at"] - start).total_seconds() / span * width
+        w = max((end - row["changed_at"]).total_seconds() / span * width, 2.0)
+        colour = GRADE_COLOURS.get(row["grade"], "#999999")
+        label = html.escape(f"{row['grade']}, {row['freshness']} from {_day(row['changed_at'])}")
+        parts.append(
+            f'<rect x="{x:.1f}" y="4" width="{w:.1f}" height="22" fill="{colour}">'
+            f"<title>{label}</title></rect>"
+        )
+        if row["freshness"] != "fresh":
+            parts.append(
+                f'<rect x="{x:.1f}" y="4" width="{w:.1f}" height="22" fill="url(#stale)"/>'
+            )
+    parts.append(f'<text x="0" y="42" font-size="11">{_day(start)}</text>')
+    parts.append(
+        f'<text x="{width}" y="42" font-size="11" text-anchor="end">{_day(now)}</text></svg>'
+    )
+    return Markup("".join(parts))
+
+
+def _feed_entries(con: Connection, history: dict[str, list[dict[str, Any]]]) -> list[dict]:
+    """Grade and freshness changes (going stale among them) and claims now `changed`,
+    newest first."""
+    entries = []
+    for record_id, rows in history.items():
+        for previous, row in zip([None, *rows], rows, strict=False):
+            if previous is None:
+                what = f"{record_id} graded {row['grade']} ({row['freshness']})"
+            elif row["freshness"] == "stale" and previous["freshness"] != "stale":
+                what = f"{record_id} went stale"
+            else:
+                what = (
+                    f"{record_id}: {previous['grade']} ({previous['freshness']}) -> "
+                    f"{row['grade']} ({row['freshness']})"
+                )
+            entries.append(
+                {
+                    "title": what,
+                    "id": f"urn:evidence-pipeline:{record_id}:{row['changed_at'].isoformat()}",
+                    "updated": row["changed_at"].astimezone(UTC).isoformat(),
+                    "record_id": record_id,
+                    "summary": what,
+                }
+            )
+    for c in _rows(queries.changed_claims(con)):
+        entries.append(
+            {
+                "title": f"{c['record_id']} {c['claim_id']} changed on {c['source_id']}",
+                "id": f"urn:evidence-pipeline:{c['record_id']}:{c['claim_id']}:"
+                f"{c['source_id']}:{c['snapshot_id']}",
+                "updated": c["checked_at"].astimezone(UTC).isoformat(),
+                "record_id": c["record_id"],
+                "summary": f"now: {c['found_text']}",
+            }
+        )
+    entries.sort(key=lambda e: e["updated"], reverse=True)
+    return entries[:500]
+
+
+def _rows(result: queries.Result) -> list[dict[str, Any]]:
+    columns, rows = result
+    return [dict(zip(columns, r, strict=True)) for r in rows]
+
+
+def _day(value: datetime | date | None) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).date().isoformat()
+    return value.isoformat()
+
+
+def _value(n: dict[str, Any]) -> str:
+    if n["kind"] in ("date", "date_range"):
+        if n["date_to"] and n["date_to"] != n["date_from"]:
+            return f"{n['date_from']} to {n['date_to']}"
+        return str(n["date_from"])
+    if n["value_end"] is not None:
+        return f"{n['value']:g} to {n['value_end']:g}"
+    return f"{n['value']:g}" if n["value"] is not None else ""

@@ -1,0 +1,110 @@
+"""`evidence site --out DIR`: a static site of the catalog, from a real refresh; every
+string that came from a page or a config file is escaped."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from servers import Page, WebServer
+from support import write_config
+
+HOSTILE = "<script>alert(1)</script>"
+PAGE = (
+    "<html><head><title>Credits</title></head><body><main><p>Teams get {amount} in credits "
+    "&lt;script&gt;alert(1)&lt;/script&gt; for the best runs.</p></main></body></html>"
+)
+
+
+class Tags(HTMLParser):
+    """Every start tag of a page, with its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def _tags(path: Path) -> list[tuple[str, dict[str, str | None]]]:
+    parser = Tags()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser.tags
+
+
+def test_site_of_a_refreshed_catalog(
+    prefect_harness: None,
+    web: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from cli.main import main
+    from flows.refresh import refresh_flow
+
+    web.routes["/p"] = Page(PAGE.format(amount="$2,000"))
+    db = tmp_path / "w.duckdb"
+    config = write_config(
+        tmp_path,
+        f"""\
+        - id: hostile
+          title: "<img src=x onerror=alert(2)> credits"
+          fields: {{note: "<b>bold</b>"}}
+          sources: [{{id: p, url: "{web.url("/p")}", role: primary}}]
+          claims: [{{id: c, quote: "Teams get $2,000 in credits {HOSTILE}"}}]
+        - id: quiet
+          title: Quiet record
+          sources: [{{id: q, url: "{web.url("/missing")}", role: primary}}]
+          claims: [{{id: d, quote: "nothing"}}]
+        """,
+        f"database: {db}\nfetch: {{retries: 0}}\n",
+    )
+    day = datetime(2026, 11, 2, 6, tzinfo=UTC)
+    monkeypatch.setenv("EVIDENCE_NOW", day.isoformat())
+    refresh_flow(str(config), str(db), None)
+    web.routes["/p"] = Page(PAGE.format(amount="$2,500"))
+    monkeypatch.setenv("EVIDENCE_NOW", (day + timedelta(days=3)).isoformat())
+    refresh_flow(str(config), str(db), None)
+
+    out = tmp_path / "site"
+    capsys.readouterr()
+    assert main(["site", "--config", str(config), "--out", str(out)]) == 0
+    assert str((out / "index.html").absolute()) in capsys.readouterr().out
+
+    index = (out / "index.html").read_text()
+    # what needs a person first: the contradicted record before the unverified one
+    assert index.index("records/hostile.html") < index.index("records/quiet.html")
+    assert ">contradicted</span>" in index and ">unverified</span>" in index
+    # links between pages lead to files that exist
+    for page in ("index.html", "sources.html", "records/hostile.html"):
+        for tag, attrs in _tags(out / page):
+            href = attrs.get("href") or ""
+            if tag == "a" and href and not href.startswith("http"):
+                assert (out / page).parent.joinpath(href).resolve().exists(), (page, href)
+    # escaped everywhere: no element or handler came from a page or a config
+    for page in (out / "index.html", out / "sources.html", *(out / "records").glob("*.html")):
+        tags = _tags(page)
+        assert not [t for t, _ in tags if t in ("script", "img", "b")], page
+        assert not [a for _, attrs in tags for a in attrs if a.startswith("on")], page
+    record = (out / "records" / "hostile.html").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in record  # shown as text
+    assert "&lt;img src=x onerror=alert(2)&gt; credits" in record
+    # the grade history drawn inline: two bands, documented then contradicted
+    svg = [attrs for tag, attrs in _tags(out / "records" / "hostile.html") if tag == "rect"]
+    fills = [a.get("fill") for a in svg if a.get("y") == "4" and a.get("fill", "").startswith("#")]
+    assert fills[:2] == ["#0072B2", "#D55E00"]
+    # sources: the unreachable one first
+    sources = (out / "sources.html").read_text()
+    assert sources.index("/missing") < sources.index(web.url("/p"))
+    # the feed is Atom, with the grade change in it
+    feed = ET.parse(out / "feed.xml").getroot()
+    atom = "{http://www.w3.org/2005/Atom}"
+    assert feed.tag == f"{atom}feed"
+    titles = [e.findtext(f"{atom}title") for e in feed.findall(f"{atom}entry")]
+    assert "hostile: documented (fresh) -> contradicted (fresh)" in titles
+    entries = feed.findall(f"{atom}entry")
+    assert all(e.findtext(f"{atom}id") and e.findtext(f"{atom}updated") for e in entries)
