@@ -108,3 +108,64 @@ def test_site_of_a_refreshed_catalog(
     assert "hostile: documented (fresh) -> contradicted (fresh)" in titles
     entries = feed.findall(f"{atom}entry")
     assert all(e.findtext(f"{atom}id") and e.findtext(f"{atom}updated") for e in entries)
+
+
+def test_the_site_in_a_real_browser(
+    prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a reader sees in headless Chromium: every record, the badges, the timeline,
+    links that work, no console error, nothing fetched from outside the site, and a
+    page's hostile text shown as text."""
+    from support import require_browser
+
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    from cli.main import main
+    from flows.browser import find_browser
+    from flows.refresh import refresh_flow
+
+    web.routes["/p"] = Page(PAGE.format(amount="$2,500"))
+    db = tmp_path / "w.duckdb"
+    config = write_config(
+        tmp_path,
+        f"""\
+        id: hostile
+        title: Credits
+        sources: [{{id: p, url: "{web.url("/p")}", role: primary}}]
+        claims: [{{id: c, quote: "Teams get $2,000 in credits {HOSTILE}"}}]
+        """,
+        f"database: {db}\nfetch: {{retries: 0}}\n",
+    )
+    monkeypatch.setenv("EVIDENCE_NOW", datetime(2026, 11, 2, 6, tzinfo=UTC).isoformat())
+    refresh_flow(str(config), str(db), None)
+    out = tmp_path / "site"
+    assert main(["site", "--config", str(config), "--out", str(out)]) == 0
+
+    errors: list[str] = []
+    outside: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=find_browser(None))
+        try:
+            context = browser.new_context()
+            page = context.new_page()
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on(
+                "request",
+                lambda r: None if r.url.startswith("file://") else outside.append(r.url),
+            )
+            page.goto((out / "index.html").as_uri())
+            assert page.locator("span.badge").first.inner_text() == "contradicted"
+            page.click("text=Credits")
+            assert page.url.endswith("/records/hostile.html")
+            assert page.locator("svg.timeline rect").count() >= 1
+            text = page.inner_text("body")
+            assert "alert(1)" in text and "<script>" in text  # the page's words, as text
+            assert page.evaluate("document.scripts.length") == 0
+            page.click("text=Sources")
+            assert page.url.endswith("/sources.html")
+            context.close()
+        finally:
+            browser.close()
+    assert errors == [] and outside == []
