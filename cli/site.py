@@ -67,7 +67,7 @@ def write_site(con: Connection, out: Path, now: datetime) -> Path:
         (out / "records" / f"{r['record_id']}.html").write_text(
             env.get_template("record.html").render(root="../", **page, **common), "utf-8"
         )
-    sources = _rows(queries.run_query(con, "SELECT * FROM source_health"))
+    sources = _rows(queries.source_health(con))
     sources.sort(key=lambda s: (bool(s["reachable"]), s["record_id"], s["source_id"]))
     for s in sources:
         s["last_ok_at"] = _day(s["last_ok_at"])
@@ -130,6 +130,8 @@ def timeline_svg(history: list[dict[str, Any]], now: datetime, width: int = 640)
         end = history[i + 1]["changed_at"] if i + 1 < len(history) else now
         x = (row["changed_at"] - start).total_seconds() / span * width
         w = max((end - row["changed_at"]).total_seconds() / span * width, 2.0)
+        if i + 1 == len(history):
+            w = max(width - x, 2.0)  # the grade as it stands, up to today
         colour = GRADE_COLOURS.get(row["grade"], "#999999")
         label = html.escape(f"{row['grade']}, {row['freshness']} from {_day(row['changed_at'])}")
         parts.append(

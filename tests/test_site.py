@@ -3,6 +3,7 @@ string that came from a page or a config file is escaped."""
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
@@ -12,6 +13,7 @@ import pytest
 from servers import Page, WebServer
 from support import write_config
 
+ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = "<script>alert(1)</script>"
 PAGE = (
     "<html><head><title>Credits</title></head><body><main><p>Teams get {amount} in credits "
@@ -108,6 +110,12 @@ def test_site_of_a_refreshed_catalog(
     assert "hostile: documented (fresh) -> contradicted (fresh)" in titles
     entries = feed.findall(f"{atom}entry")
     assert all(e.findtext(f"{atom}id") and e.findtext(f"{atom}updated") for e in entries)
+    # entry ids stay the same from one writing of the site to the next
+    ids = [e.findtext(f"{atom}id") for e in entries]
+    assert len(set(ids)) == len(ids)
+    assert main(["site", "--config", str(config), "--out", str(tmp_path / "again")]) == 0
+    again = ET.parse(tmp_path / "again" / "feed.xml").getroot()
+    assert [e.findtext(f"{atom}id") for e in again.findall(f"{atom}entry")] == ids
 
 
 def test_the_site_in_a_real_browser(
@@ -157,12 +165,16 @@ def test_the_site_in_a_real_browser(
             )
             page.goto((out / "index.html").as_uri())
             assert page.locator("span.badge").first.inner_text() == "contradicted"
+            shots = Path(os.environ.get("EVIDENCE_SCREENSHOTS", ROOT / "ci-artifacts"))
+            shots.mkdir(parents=True, exist_ok=True)  # looked at by a person, kept by CI
+            page.screenshot(path=str(shots / "site-index.png"), full_page=True)
             page.click("text=Credits")
             assert page.url.endswith("/records/hostile.html")
             assert page.locator("svg.timeline rect").count() >= 1
             text = page.inner_text("body")
             assert "alert(1)" in text and "<script>" in text  # the page's words, as text
             assert page.evaluate("document.scripts.length") == 0
+            page.screenshot(path=str(shots / "site-record.png"), full_page=True)
             page.click("text=Sources")
             assert page.url.endswith("/sources.html")
             context.close()

@@ -144,3 +144,8 @@ def changed_claims(con: duckdb.DuckDBPyConnection) -> Result:
         "SELECT record_id, claim_id, source_id, snapshot_id, checked_at, found_text "
         "FROM claim_checks WHERE outcome = 'changed' AND checked_at IS NOT NULL",
     )
+
+
+def source_health(con: duckdb.DuckDBPyConnection) -> Result:
+    """Every column of the source_health view, every source."""
+    return run_query(con, "SELECT * FROM source_health")
