@@ -65,3 +65,57 @@ def test_each_run_publishes_status_and_changes(
     assert "art-record / c on p: confirmed -> changed" in report
     first = next(a for a in changes if "first graded" in a.data and "art-record" in a.data)
     assert "- **art-record**: documented (fresh), first graded" in first.data
+
+
+def test_artifacts_on_a_real_prefect_server(
+    web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refresh run by the CLI against a `prefect server start` process (not the
+    temporary one): its two artifacts are read back by key from that server's API."""
+    import os
+    import subprocess
+    import sys
+
+    import httpx
+
+    from flows.prefect_server import local_server
+
+    web.routes["/p"] = Page(PAGE.format(amount="$2,000"))
+    db = tmp_path / "w.duckdb"
+    config = write_config(
+        tmp_path,
+        f"""\
+        id: served-record
+        title: On a real server
+        sources: [{{id: p, url: "{web.url("/p")}", role: primary}}]
+        claims: [{{id: c, quote: "Teams get $2,000 in credits"}}]
+        """,
+        f"database: {db}\nfetch: {{retries: 0}}\n",
+    )
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "prefect-home"))  # a server of its own
+    with local_server(tmp_path / "prefect-server.log") as api:
+        env = {**os.environ, "PREFECT_API_URL": api}
+        env.pop("EVIDENCE_NOW", None)
+        done = subprocess.run(
+            [sys.executable, "-m", "cli", "refresh", "--config", str(config)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        found = {}
+        for key in ("evidence-status", "evidence-changes"):
+            answer = httpx.post(
+                f"{api}/artifacts/filter",
+                json={"artifacts": {"key": {"any_": [key]}}},
+                timeout=30,
+            )
+            answer.raise_for_status()
+            found[key] = answer.json()
+    (status,) = found["evidence-status"]
+    (changes,) = found["evidence-changes"]
+    rows = json.loads(status["data"]) if isinstance(status["data"], str) else status["data"]
+    assert status["type"] == "table" and rows[0]["record"] == "served-record"
+    assert changes["type"] == "markdown"
+    assert "- **served-record**: documented (fresh), first graded" in changes["data"]
