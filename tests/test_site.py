@@ -109,7 +109,17 @@ def test_site_of_a_refreshed_catalog(
     titles = [e.findtext(f"{atom}title") for e in feed.findall(f"{atom}entry")]
     assert "hostile: documented (fresh) -> contradicted (fresh)" in titles
     entries = feed.findall(f"{atom}entry")
-    assert all(e.findtext(f"{atom}id") and e.findtext(f"{atom}updated") for e in entries)
+    # the Atom rules (RFC 4287): the feed has an id, a title, an updated time and an
+    # author; each entry an id, a title, an updated time and a link; times are RFC 3339
+    for element, needed in [
+        (feed, ("id", "title", "updated")),
+        *((e, ("id", "title", "updated")) for e in entries),
+    ]:
+        for name in needed:
+            assert (element.findtext(f"{atom}{name}") or "").strip(), name
+        assert datetime.fromisoformat(element.findtext(f"{atom}updated") or "").tzinfo
+    assert feed.findtext(f"{atom}author/{atom}name")
+    assert all(e.find(f"{atom}link") is not None for e in entries)
     # entry ids stay the same from one writing of the site to the next
     ids = [e.findtext(f"{atom}id") for e in entries]
     assert len(set(ids)) == len(ids)
