@@ -10,9 +10,12 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from extractors.encoding import decode_body
+
+if TYPE_CHECKING:
+    from flows.config import FetchSettings
 
 
 class Outcome(StrEnum):
@@ -62,6 +65,21 @@ class FetchLimits:
     archive_fallback: str | None = None  # a Wayback-compatible availability API
     browser_path: str | None = None  # a Chromium executable; None: Playwright's, or on PATH
     browser_concurrency: int = 2
+
+    @classmethod
+    def of(cls, fetch: FetchSettings) -> FetchLimits:
+        """The limits the `fetch:` settings give."""
+        return cls(
+            timeout_s=fetch.timeout_s,
+            concurrency=fetch.concurrency,
+            per_host=fetch.per_host,
+            retries=fetch.retries,
+            max_bytes=fetch.max_bytes,
+            user_agent=fetch.user_agent,
+            archive_fallback=fetch.archive_fallback,
+            browser_path=fetch.browser_path,
+            browser_concurrency=fetch.browser_concurrency,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from flows import clock
 from flows.alerting import notify_flow_failure
 from flows.artifacts import publish
 from flows.attempts import FetchLimits
-from flows.config import Catalog, Settings, load_catalog, resolve_db
+from flows.config import Settings, load_catalog, resolve_db
 from flows.console import progress
 from flows.pipeline import store_sources
 from flows.planning import catalog_rows, plan_requests, quotes_by_url
@@ -63,7 +63,12 @@ def refresh_flow(
         progress(f"refreshing {len(selected)} records: {len(plan.requests)} URLs")
         # 2. Fetch, read and store every source, checking the claims of each new page.
         stored = store_sources(
-            db, run_id, plan, quotes_by_url(selected), fetch_limits(catalog), states
+            db,
+            run_id,
+            plan,
+            quotes_by_url(selected),
+            FetchLimits.of(catalog.settings.fetch),
+            states,
         )
         # 3. Check the claims left, hold suspect primary pages, grade every record.
         made = check_and_grade(db, catalog.settings.history.keep_pages)
@@ -79,21 +84,6 @@ def refresh_flow(
             after = evidence_state(con)
         publish(summary, before, after)
         return summary
-
-
-def fetch_limits(catalog: Catalog) -> FetchLimits:
-    f = catalog.settings.fetch
-    return FetchLimits(
-        timeout_s=f.timeout_s,
-        concurrency=f.concurrency,
-        per_host=f.per_host,
-        retries=f.retries,
-        max_bytes=f.max_bytes,
-        user_agent=f.user_agent,
-        archive_fallback=f.archive_fallback,
-        browser_path=f.browser_path,
-        browser_concurrency=f.browser_concurrency,
-    )
 
 
 def task_runner_for(settings: Settings, config_dir: Path) -> TaskRunner:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -75,12 +76,7 @@ def add_to_record(
         f"# added {source_id} to {record.id} in {path}; candidate claims of that page, to",
         "# paste under its claims: (each checked on that source only)",
     ]
-    for c in found:
-        lines.append(f"- id: {c.slug[:40].strip('-') or 'claim'}  # {c.what}")
-        lines.append(f"  quote: {json.dumps(c.quote, ensure_ascii=False)}")
-        lines.append(f"  sources: [{source_id}]")
-        if c.what.startswith("status "):
-            lines.append(f"  status: {c.what.removeprefix('status ')}")
+    lines += _claim_lines(found, "", source_id)
     return "\n".join(lines) + "\n"
 
 
@@ -88,7 +84,9 @@ def _read(url: str, fetch: FetchSettings, render: str | None) -> tuple[str | Non
     """The page's title, how it was loaded, and its candidate claims."""
     render = render or fetch.render
     request = FetchRequest(url=url, obey_robots=fetch.obey_robots, render=render)
-    attempts = fetch_batch([request], limits_of(fetch), clock.now)[url]
+    attempts = fetch_batch(
+        [request], replace(FetchLimits.of(fetch), archive_fallback=None), clock.now
+    )[url]
     got = last_live(attempts)
     if not got.outcome.success or got.body is None:
         detail = got.error or (f"HTTP {got.http_status}" if got.http_status else "")
@@ -104,20 +102,6 @@ def _read(url: str, fetch: FetchSettings, render: str | None) -> tuple[str | Non
             + ("" if render == "browser" else "; if JavaScript builds it, try --render browser")
         )
     return page.title, render, found
-
-
-def limits_of(fetch: FetchSettings) -> FetchLimits:
-    return FetchLimits(
-        timeout_s=fetch.timeout_s,
-        concurrency=fetch.concurrency,
-        per_host=fetch.per_host,
-        retries=fetch.retries,
-        max_bytes=fetch.max_bytes,
-        user_agent=fetch.user_agent,
-        archive_fallback=None,
-        browser_path=fetch.browser_path,
-        browser_concurrency=fetch.browser_concurrency,
-    )
 
 
 def record_yaml(
@@ -143,6 +127,14 @@ def record_yaml(
     if render == "browser":
         lines.append("      render: browser")
     lines.append("  claims:")
+    lines += _claim_lines(found, "    ")
+    return "\n".join(lines) + "\n"
+
+
+def _claim_lines(found: list, indent: str, source_id: str | None = None) -> list[str]:
+    """The candidates as claims (unique ids), the parsed figure as a comment; checked on
+    `source_id` only, when given."""
+    lines = []
     used: set[str] = set()
     for c in found:
         claim_id = c.slug[:40].strip("-") or "claim"
@@ -150,8 +142,10 @@ def record_yaml(
         while claim_id in used:
             claim_id, n = f"{c.slug[:37].strip('-')}-{n}", n + 1
         used.add(claim_id)
-        lines.append(f"    - id: {claim_id}  # {c.what}")
-        lines.append(f"      quote: {json.dumps(c.quote, ensure_ascii=False)}")
+        lines.append(f"{indent}- id: {claim_id}  # {c.what}")
+        lines.append(f"{indent}  quote: {json.dumps(c.quote, ensure_ascii=False)}")
+        if source_id is not None:
+            lines.append(f"{indent}  sources: [{source_id}]")
         if c.what.startswith("status "):
-            lines.append(f"      status: {c.what.removeprefix('status ')}")
-    return "\n".join(lines) + "\n"
+            lines.append(f"{indent}  status: {c.what.removeprefix('status ')}")
+    return lines
