@@ -49,7 +49,7 @@ bench: $(STAMP)
 
 # After a change to the dependencies in pyproject.toml: pin them again.
 lock: $(STAMP)
-	$(UV) pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes \
+	$(UV) pip compile pyproject.toml --extra dev --extra dask --python-version 3.11 --generate-hashes \
 	  --no-header --quiet -o requirements.lock
 
 clean:

@@ -19,15 +19,21 @@ from extractors.numbers import split_sentences
 from extractors.page import PageExtraction
 from extractors.values import CheckOutcome, NumberKind, QuotedNumber, StatusMention
 
-MIN_QUOTE = 24  # characters: a shorter clause is widened to its neighbours
+MIN_QUOTE = 32  # characters: a shorter clause is widened to its neighbours
 MAX_QUOTE = 140
-_CLAUSE_END = re.compile(r"\s*(?:;|:|—|–|\(|\)|,(?!\d{3}))\s*")
+# a comma inside a figure ("1,904") or before a year ("Nov. 18, 2019") does not end a clause
+_CLAUSE_END = re.compile(r"\s*(?:;|:|—|–|\(|\)|,(?!\d{3})(?!\s*(?:19|20)\d\d\b))\s*")
 _FURNITURE = re.compile(
     r"\b(?:min(?:ute)?s?\s+read|read(?:ing)?\s+time|comments?|repl(?:y|ies)|views?|likes?|"
     r"shares?|followers?|subscribers?|copyright|©|all rights reserved|cookies?|"
-    r"newsletter|sign\s+up|log\s*in|advertis\w*|sponsored|photo|image|page\s+\d)\b",
+    r"newsletter|sign\s+up|log\s*in|advertis\w*|sponsored|photo|image|page\s+\d|"
+    r"published|updated|posted|last\s+modified)\b",
     re.I,
 )
+# narrative time ("two decades ago", "three months later"): history, not a standing fact
+_NARRATIVE = re.compile(r"\b(?:ago|later|earlier|before|previously)\b", re.I)
+_SPEECH = re.compile(r"[“”\"]")  # a quote of someone's words: an opinion more than a fact
+_DIGIT = re.compile(r"\d")  # a figure spelled out ("two officers") is incidental more often
 _WEIGHTS = {
     NumberKind.MONEY: 6.0,
     NumberKind.DATE_RANGE: 5.0,
@@ -60,6 +66,14 @@ def candidates(page: PageExtraction, limit: int = 12) -> list[Candidate]:
             continue
         score = _WEIGHTS.get(n.kind, 1.0) + (1.0 if n.subject else 0.0)
         score -= 0.3 * min(order.get(n.sentence, 0), 30) / 30  # earlier is likelier
+        if not _DIGIT.search(n.raw):
+            score -= 1.5
+        if n.qualifier:  # "up to", "at least", "per month": the shape of a limit or a price
+            score += 0.5
+        if n.kind in (NumberKind.DURATION, NumberKind.COUNT) and _NARRATIVE.search(
+            n.sentence[n.sentence.find(n.raw) :][: len(n.raw) + 30]
+        ):
+            score -= 2.0
         _offer(found, folded, quote, _score(quote, score), _figure(n), _slug_number(n))
     for s in page.statuses:
         quote = _clause(s.sentence, s.phrase)
@@ -98,6 +112,8 @@ def _offer(
 def _score(quote: str, base: float) -> float:
     if _FURNITURE.search(quote):
         return base - 6.0
+    if _SPEECH.search(quote):
+        base -= 1.5
     if re.search(r"\b(?:19|20)\d\d\b", quote) and len(quote) < 30:
         return base - 1.0  # a bare year: more often a byline than a fact
     return base
@@ -132,6 +148,11 @@ def _clause(sentence: str, raw: str) -> str | None:
         quote = quote[: quote.rfind(" ")] if right < end else quote
     quote = quote.strip(" ,;:—–(").rstrip(")")
     quote = re.sub(r"[.!?]+$", "", quote).strip()
+    if quote.count("(") > quote.count(")"):  # "3,200 miles (5,150 km": a figure restated
+        cut = quote.rfind("(")
+        if quote.find(raw) > cut:
+            return None
+        quote = quote[:cut].rstrip(" ,;:—–")
     return quote if raw in quote and len(quote) >= len(raw) else None
 
 

@@ -21,9 +21,10 @@ from extractors.page import EXTRACTOR_VERSION
 from flows import clock
 from flows.attempts import Attempt, FetchLimits, FetchRequest, last_live
 from flows.checks import check_claims
+from flows.cluster import Extraction
 from flows.console import progress
 from flows.planning import Plan
-from flows.tasks import Sealed, extract_pages, fetch_sources, render_pages
+from flows.tasks import Sealed, fetch_sources, render_pages
 from flows.worker import Extracted
 from warehouse import pages, store
 from warehouse.db import Connection, session
@@ -59,14 +60,17 @@ def store_sources(
     quotes: Mapping[str, tuple[str, ...]],
     limits: FetchLimits,
     states: dict[tuple[str, str], SourceState],
+    extraction: Extraction | None = None,
 ) -> Stored:
-    """Fetch every planned request, read each new page and store it all."""
+    """Fetch every planned request, read each new page (where `extraction` sends it: the
+    process pool by default) and store it all."""
+    extraction = extraction or Extraction()
     total = len(plan.requests)
     done = Stored()
     waiting: list[tuple[PrefectFuture | None, Results]] = []  # read, not yet written
     for batch, fetched in _fetched_batches(plan.requests, limits):
         results = fetched.take()
-        reading = _read_new_pages(db, batch, results, quotes, plan, states)
+        reading = _read_new_pages(db, batch, results, quotes, plan, states, extraction)
         # The write needs no body: the bodies go with the extraction when it is done.
         slim = {
             url: [a if a.body is None else replace(a, body=None) for a in tries]
@@ -117,6 +121,7 @@ def _read_new_pages(
     quotes: Mapping[str, tuple[str, ...]],
     plan: Plan,
     states: Mapping[tuple[str, str], SourceState],
+    extraction: Extraction,
 ) -> PrefectFuture | None:
     """Submit the extraction of the batch's bodies not yet stored; None when there are none
     (304s, failures, pages already read). Each goes with the fingerprint of its source's
@@ -138,7 +143,8 @@ def _read_new_pages(
         prints = pages.fingerprints(con, prior.values(), EXTRACTOR_VERSION)
     previous = {url: (h, prints.get(h, b"")) for url, h in prior.items()}
     batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
-    return extract_pages.submit(Sealed((finals, wanted, batch_quotes, previous)))
+    reads = [a for a in finals if a.digest in wanted]  # only the bodies to read travel
+    return extraction.submit(Sealed((reads, wanted, batch_quotes, previous)))
 
 
 def _write_batches(

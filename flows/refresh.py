@@ -13,12 +13,13 @@ from pathlib import Path
 
 from prefect import Flow, flow
 from prefect.states import Cancelled
-from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
+from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import clock
 from flows.alerting import notify_flow_failure
 from flows.artifacts import publish
 from flows.attempts import FetchLimits
+from flows.cluster import check_scheduler, extraction
 from flows.config import Settings, load_catalog, resolve_db
 from flows.console import progress
 from flows.pipeline import store_sources
@@ -27,11 +28,19 @@ from flows.tasks import Sealed, check_and_grade, send_alerts
 from warehouse import queries, store
 from warehouse.alerts import evidence_state
 from warehouse.db import session
-from warehouse.errors import ConfigError, RefreshRunning
+from warehouse.errors import RefreshRunning
 from warehouse.lock import refresh_lock
 
 
-@flow(name="evidence-refresh", log_prints=False, on_failure=[notify_flow_failure])
+# The flow's own tasks (fetch batches, the browser batch, extract-pages handing batches to
+# the process pool) run in a few threads; with `task_runner: dask` the extract-pages tasks
+# go to the cluster instead (flows/cluster.py).
+@flow(
+    name="evidence-refresh",
+    log_prints=False,
+    on_failure=[notify_flow_failure],
+    task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
+)
 def refresh_flow(
     config_dir: str = "config", db_path: str | None = None, record_ids: list[str] | None = None
 ) -> list[dict]:
@@ -51,6 +60,8 @@ def refresh_flow(
             # Prefect ends the run in the state a flow returns: cancelled, not failed. Its
             # flow types know results only, not states.
             return Cancelled(message=str(e))  # type: ignore[return-value]
+        # Where pages are read (a Dask cluster answers before anything is written).
+        extracting = held.enter_context(extraction(catalog.settings, Path(config_dir)))
         run_id = uuid.uuid4().hex
         # 1. Note the evidence as it stands (alerts compare with it); store the catalog as
         #    loaded; plan one request per distinct URL.
@@ -69,6 +80,7 @@ def refresh_flow(
             quotes_by_url(selected),
             FetchLimits.of(catalog.settings.fetch),
             states,
+            extracting,
         )
         # 3. Check the claims left, hold suspect primary pages, grade every record.
         made = check_and_grade(db, catalog.settings.history.keep_pages)
@@ -86,27 +98,11 @@ def refresh_flow(
         return summary
 
 
-def task_runner_for(settings: Settings, config_dir: Path) -> TaskRunner:
-    """threads by default; Dask (the optional `dask` extra) to spread extraction on a cluster."""
-    if settings.task_runner == "dask":
-        try:
-            from prefect_dask import DaskTaskRunner
-        except ImportError:
-            raise ConfigError(
-                str(config_dir / "settings.yaml"),
-                "task_runner: dask needs prefect-dask: pip install 'evidence-pipeline[dask]'",
-            ) from None
-        if settings.dask_address:
-            return DaskTaskRunner(address=settings.dask_address)
-        return DaskTaskRunner()
-    return ThreadPoolTaskRunner(max_workers=4)
-
-
 RefreshFlow = Flow[[str, str | None, list[str] | None], list[dict]]
 
 
 def configured_flow(settings: Settings, config_dir: Path) -> RefreshFlow:
-    """The refresh flow with the task runner the settings ask for."""
-    runner = task_runner_for(settings, config_dir)
-    # Prefect types TaskRunner as invariant in its future type; it takes any runner.
-    return refresh_flow.with_options(task_runner=runner)  # type: ignore[arg-type]
+    """The refresh flow, checked against the settings before it runs: with `task_runner:
+    dask`, prefect-dask must be installed and the scheduler must answer."""
+    check_scheduler(settings, config_dir)
+    return refresh_flow

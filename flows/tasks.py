@@ -6,6 +6,7 @@ requests, attempts and quotes looking for futures to wait on.
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -31,10 +32,16 @@ T = TypeVar("T")
 class Sealed(Generic[T]):
     """A task parameter or result handed over as one opaque value."""
 
-    __slots__ = ("value",)
+    __slots__ = ("token", "value")
 
     def __init__(self, value: T) -> None:
         self.value = value
+        self.token = uuid.uuid4().hex
+
+    def __dask_tokenize__(self) -> str:
+        """Dask names a task by a hash of its arguments, made by pickling them (twice, and
+        reading them back): a batch of bodies, copied for a name. Each one is new."""
+        return self.token
 
     def take(self) -> T:
         """The value, handed over: the wrapper keeps nothing (Prefect may keep the wrapper,
@@ -72,11 +79,14 @@ ExtractInput = tuple[
 
 
 @task(name="extract-pages", cache_policy=NONE, retries=1, cache_result_in_memory=False)
-def extract_pages(batch: Sealed[ExtractInput]) -> Sealed[list[Extracted]]:
+def extract_pages(
+    batch: Sealed[ExtractInput], workers: int | None = None
+) -> Sealed[list[Extracted]]:
     """Read each new page (attempts, wanted hashes, quotes by URL, the newest snapshot's
-    page and fingerprint by URL), and check its claims while it is in hand (process pool)."""
+    page and fingerprint by URL), and check its claims while it is in hand (on the process
+    pool; `workers` 1: in the task's own process, as on a Dask worker)."""
     attempts, wanted, quotes, previous = batch.value
-    extracted = extract_batch(attempts, wanted, quotes, previous=previous)
+    extracted = extract_batch(attempts, wanted, quotes, workers=workers, previous=previous)
     batch.take()  # the bodies, let go once read (kept until then for a retry)
     return Sealed(extracted)
 

@@ -20,6 +20,7 @@ from extractors.page import EXTRACTOR_VERSION, extract_page
 from extractors.soft import is_app_shell
 from extractors.values import ClaimCheck, reading_hash
 from warehouse import bodies
+from warehouse.pause import pause_point
 from warehouse.rows import PageRow
 
 # trafilatura logs every page it cannot read as an ERROR; the fallback reads those pages.
@@ -68,6 +69,7 @@ def run_job(job: ExtractJob) -> Extracted:
     ):
         return Extracted(job.digest, None, same_as=job.previous[0])
     page = extract_page(html, job.url, job.fetched_at)
+    pause_point("extract")
     row = PageRow(
         content_hash=job.digest,
         body_z=bodies.compress(job.body),

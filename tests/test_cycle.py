@@ -293,18 +293,3 @@ def test_two_hundred_sources_a_quarter_misbehaving(
     finally:
         for h in hosts:
             h.stop()
-
-
-def test_task_runner_is_a_setting(tmp_path: Path) -> None:
-    from prefect.task_runners import ThreadPoolTaskRunner
-
-    from flows.config import Settings
-    from flows.refresh import task_runner_for
-    from warehouse.errors import ConfigError
-
-    assert isinstance(task_runner_for(Settings(), tmp_path), ThreadPoolTaskRunner)
-    try:
-        import prefect_dask  # noqa: F401
-    except ImportError:
-        with pytest.raises(ConfigError, match=r"pip install 'evidence-pipeline\[dask\]'"):
-            task_runner_for(Settings(task_runner="dask"), tmp_path)

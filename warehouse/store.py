@@ -12,6 +12,7 @@ import duckdb
 
 from warehouse import pages
 from warehouse.db import insert_rows, rows_as, sql_file, transaction
+from warehouse.pause import pause_point
 from warehouse.rows import (
     CheckRow,
     ClaimRow,
@@ -201,6 +202,7 @@ def write_fetches(
         for row in (*snapshots, *fetch_rows):
             row["snapshot_id"] = numbered.get(row["snapshot_id"], row["snapshot_id"])
         insert_rows(con, "store.snapshots", snapshots)
+        pause_point("write")  # (the kill tests: pages and snapshots in, fetches not yet)
         insert_rows(con, "store.fetches", fetch_rows)
         for key, state in list(states.items()):
             if state.snapshot_id in numbered:
@@ -378,3 +380,4 @@ def grade_all(con: duckdb.DuckDBPyConnection) -> None:
     """Recompute every claim's and record's grade and freshness, all at once."""
     with transaction(con):
         con.execute(sql_file("grade.sql"))
+        pause_point("grade")

@@ -1,0 +1,93 @@
+"""Where pages are read: the flow's own machine (a task thread handing each batch to the
+process pool), or a Dask cluster (`task_runner: dask`).
+
+Only the extract-pages tasks go to the cluster: fetching stays on the flow's machine (one
+client keeps the per-host limits and robots rules), and so does every write (DuckDB has
+one writer). Each batch's bodies reach the scheduler once, inside its task; the worker
+that runs it reads them in its own process, one page after another (a Dask worker
+process may not start a pool of its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from prefect.futures import PrefectFuture
+
+from flows.config import Settings
+from flows.console import progress
+from flows.tasks import ExtractInput, Sealed, extract_pages
+from warehouse.errors import ConfigError, EvidenceError
+
+CONNECT_TIMEOUT = 10  # seconds to reach a scheduler before the refresh stops
+
+
+class Extraction:
+    """Submits the extraction of one batch where the settings say pages are read."""
+
+    def __init__(self, runner: Any = None) -> None:
+        self.runner = runner  # a started DaskTaskRunner, or None: the flow's own runner
+
+    def submit(self, batch: Sealed[ExtractInput]) -> PrefectFuture:
+        if self.runner is None:
+            return extract_pages.submit(batch)
+        return self.runner.submit(extract_pages, {"batch": batch, "workers": 1})
+
+
+@contextmanager
+def extraction(settings: Settings, config_dir: Path) -> Iterator[Extraction]:
+    """Where this refresh reads its pages, connected (or started) for the whole refresh."""
+    if settings.task_runner != "dask":
+        yield Extraction()
+        return
+    runner = dask_runner(settings, config_dir)
+    with runner:
+        try:
+            client = runner.client  # connect now: nothing is written before it answers
+        except (OSError, TimeoutError) as e:
+            raise EvidenceError(unreachable(settings.dask_address, e)) from None
+        workers = len(client.scheduler_info().get("workers", {}))
+        address = client.scheduler.address
+        progress(f"reading pages on the Dask cluster at {address} ({workers} workers)")
+        yield Extraction(runner)
+
+
+def dask_runner(settings: Settings, config_dir: Path) -> Any:
+    """A DaskTaskRunner for the settings' scheduler (none: a local cluster, one worker
+    process per core)."""
+    try:
+        from prefect_dask import DaskTaskRunner
+    except ImportError:
+        raise ConfigError(
+            str(config_dir / "settings.yaml"),
+            "task_runner: dask needs prefect-dask: pip install 'evidence-pipeline[dask]'",
+        ) from None
+    if settings.dask_address:
+        return DaskTaskRunner(
+            address=settings.dask_address, client_kwargs={"timeout": CONNECT_TIMEOUT}
+        )
+    return DaskTaskRunner(cluster_kwargs={"threads_per_worker": 1})
+
+
+def check_scheduler(settings: Settings, config_dir: Path) -> None:
+    """Stop with one line, before the flow starts, when the settings' Dask scheduler does
+    not answer (or prefect-dask is missing)."""
+    if settings.task_runner != "dask":
+        return
+    dask_runner(settings, config_dir)  # the install
+    if not settings.dask_address:
+        return
+    from distributed import Client
+
+    try:
+        Client(settings.dask_address, timeout=CONNECT_TIMEOUT).close()
+    except (OSError, TimeoutError) as e:
+        raise EvidenceError(unreachable(settings.dask_address, e)) from None
+
+
+def unreachable(address: str | None, error: BaseException) -> str:
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return f"the Dask scheduler at {address} does not answer ({reason}); nothing was written"
