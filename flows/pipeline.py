@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -46,11 +47,19 @@ class Stored:
     urls: int = 0
     snapshots: int = 0  # new readings of a source
     checks: int = 0  # claim checks made on them
+    # Where the time went, for sizing: fetching (alongside reading), the writer waiting
+    # for pages to be read, and writing (the flow's thread, the only writer).
+    fetch_s: float = 0.0
+    read_wait_s: float = 0.0
+    write_s: float = 0.0
 
     def add(self, other: Stored) -> None:
         self.urls += other.urls
         self.snapshots += other.snapshots
         self.checks += other.checks
+        self.fetch_s += other.fetch_s
+        self.read_wait_s += other.read_wait_s
+        self.write_s += other.write_s
 
 
 def store_sources(
@@ -69,7 +78,8 @@ def store_sources(
     done = Stored()
     waiting: list[tuple[PrefectFuture | None, Results]] = []  # read, not yet written
     for batch, fetched in _fetched_batches(plan.requests, limits):
-        results = fetched.take()
+        results, seconds = fetched.take()
+        done.fetch_s += seconds
         reading = _read_new_pages(db, batch, results, quotes, plan, states, extraction)
         # The write needs no body: the bodies go with the extraction when it is done.
         slim = {
@@ -92,7 +102,7 @@ def store_sources(
 
 def _fetched_batches(
     requests: Sequence[FetchRequest], limits: FetchLimits
-) -> Iterator[tuple[list[FetchRequest], Sealed[Results]]]:
+) -> Iterator[tuple[list[FetchRequest], Sealed[tuple[Results, float]]]]:
     """Each batch with what its fetch brought: the HTTP batches in turn, each fetched while
     the one before is handled, then the pages rendered in the browser alongside them all.
     The results come sealed, so that this generator keeps none of their bodies."""
@@ -104,7 +114,7 @@ def _fetched_batches(
     while pending is not None:
         batch, fetching = pending
         results = fetching.result()
-        batcher.observe(batch, results.value)  # how many bodies the next batch may bring
+        batcher.observe(batch, results.value[0])  # how many bodies the next batch may bring
         following = batcher.next()
         pending = (
             (following, fetch_sources.submit(Sealed(following), limits)) if following else None
@@ -155,11 +165,14 @@ def _write_batches(
     waiting: Sequence[tuple[PrefectFuture | None, Results]],
 ) -> Stored:
     """Store batches once read, in one session (each batch in its own transaction)."""
+    started = time.monotonic()
     read = [(r.result().take() if r is not None else [], results) for r, results in waiting]
-    stored = Stored()
+    stored = Stored(read_wait_s=time.monotonic() - started)
+    started = time.monotonic()
     with session(db, now=clock.now()) as con:
         for extracted, results in read:
             stored.add(_write_batch(con, run_id, plan, states, extracted, results))
+    stored.write_s += time.monotonic() - started
     del read
     _give_back_memory()
     return stored

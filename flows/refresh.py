@@ -7,6 +7,7 @@ alerting.py.
 
 from __future__ import annotations
 
+import time
 import uuid
 from contextlib import ExitStack
 from pathlib import Path
@@ -49,6 +50,7 @@ def refresh_flow(
     Returns one summary row per record; a Cancelled state, without touching anything,
     when another refresh holds the database.
     """
+    started = time.monotonic()
     catalog = load_catalog(Path(config_dir))
     selected = catalog.select(record_ids)
     db = resolve_db(db_path, catalog.settings)
@@ -83,10 +85,17 @@ def refresh_flow(
             extracting,
         )
         # 3. Check the claims left, hold suspect primary pages, grade every record.
+        grading = time.monotonic()
         made = check_and_grade(db, catalog.settings.history.keep_pages)
+        grade_s = time.monotonic() - grading
         progress(
             f"{stored.snapshots} new snapshot(s) of {stored.urls} URLs; "
             f"{stored.checks + made} claim check(s) made; graded {len(catalog.records)} records"
+        )
+        progress(
+            f"time: {time.monotonic() - started:.1f} s; fetching {stored.fetch_s:.1f} s "
+            f"(alongside reading), waiting for pages read {stored.read_wait_s:.1f} s, "
+            f"writing {stored.write_s:.1f} s, checking and grading {grade_s:.1f} s"
         )
         # 4. Open, resend and close alerts; deliver what is owed.
         send_alerts(db, catalog.settings.alerts, Sealed(before))

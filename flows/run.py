@@ -30,7 +30,8 @@ def run_refresh(
             from flows.refresh import configured_flow
 
             flow = configured_flow(catalog.settings, catalog.config_dir)
-            start_workers()  # they import the extractors while the server starts
+            if catalog.settings.task_runner == "threads":
+                start_workers()  # they import the extractors while the server starts
             api.wait()
             state = flow(str(catalog.config_dir), str(db), record_ids, return_state=True)
     if state.is_cancelled():  # cancelled from Prefect's side: the run did not complete

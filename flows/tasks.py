@@ -6,6 +6,7 @@ requests, attempts and quotes looking for futures to wait on.
 
 from __future__ import annotations
 
+import time
 import uuid
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -60,17 +61,22 @@ class Sealed(Generic[T]):
 )
 def fetch_sources(
     requests: Sealed[list[FetchRequest]], limits: FetchLimits
-) -> Sealed[dict[str, list[Attempt]]]:
-    """One batch, in a task thread (no task timeout there: each attempt has its own limit)."""
-    return Sealed(fetch_batch(requests.value, limits, clock.now))
+) -> Sealed[tuple[dict[str, list[Attempt]], float]]:
+    """One batch, in a task thread (no task timeout there: each attempt has its own limit);
+    its attempts by URL, and the seconds it took."""
+    started = time.monotonic()
+    results = fetch_batch(requests.value, limits, clock.now)
+    return Sealed((results, time.monotonic() - started))
 
 
 @task(name="render-pages", cache_policy=NONE, cache_result_in_memory=False)
 def render_pages(
     requests: Sealed[list[FetchRequest]], limits: FetchLimits
-) -> Sealed[dict[str, list[Attempt]]]:
+) -> Sealed[tuple[dict[str, list[Attempt]], float]]:
     """Every `render: browser` source of the refresh, in one browser (a task thread)."""
-    return Sealed(fetch_batch(requests.value, limits, clock.now))
+    started = time.monotonic()
+    results = fetch_batch(requests.value, limits, clock.now)
+    return Sealed((results, time.monotonic() - started))
 
 
 ExtractInput = tuple[

@@ -125,7 +125,7 @@ def catalog(root: Path, web: WebServer, settings: str) -> Path:
         )
         quotes = [q for _, q in quoted]
         if len(quotes) > 1:
-            quotes[1] = re.sub(r"\d", lambda m: str((int(m.group()) + 1) % 10), quotes[1], 1)
+            quotes[1] = re.sub(r"\d", lambda m: str((int(m.group()) + 1) % 10), quotes[1], count=1)
         claims = "\n".join(f"  - {{id: c{j}, quote: {q!r}}}" for j, q in enumerate(quotes))
         (config / "records" / f"r{r}.yaml").write_text(
             f"id: r{r}\ntitle: Record {r}\nfreshness_window: 30d\nsources:\n{sources}\n"
@@ -157,7 +157,7 @@ def views(db: Path) -> dict[str, list[tuple]]:
     try:
         return {
             view: sorted(
-                con.execute(f"SELECT {columns} FROM {view}").fetchall(),
+                con.execute(f"SELECT {columns} FROM {view}").fetchall(),  # noqa: S608 (names of ours)
                 key=lambda row: tuple((v is None, str(v)) for v in row),
             )
             for view, columns in VIEWS.items()
