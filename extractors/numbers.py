@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from extractors.subjects import subject_of
 from extractors.values import NumberKind, QuotedNumber
@@ -37,7 +37,7 @@ MONTHS = {
 }
 CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 CURRENCY_CODES = ("USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "INR", "CNY", "SGD")
-CURRENCY_WORDS = {"dollars": "USD", "euros": "EUR", "pounds": "GBP"}
+CURRENCY_WORDS = {"dollars": "USD", "euros": "EUR", "euro": "EUR", "pounds": "GBP"}
 SCALES = {
     "k": 1e3,
     "thousand": 1e3,
@@ -72,6 +72,18 @@ DURATION_UNITS = {
     "years": "year",
 }
 SIZE_UNITS = ("KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB")
+# Units of measure (a "number", not a count of things): speed, length, area, mass, energy,
+# power, rates. Case is ignored; "m", "g" and "W" alone are left out (million, grams or a
+# name: too often something else).
+MEASURE_UNITS = (
+    "mph kph km/h kmh km kilometers kilometres kilometer kilometre miles mile meters metres "
+    "meter metre cm centimeters centimetres mm millimeters millimetres inches inch feet foot "
+    "ft yards yard kg kilograms kilogram grams gram lbs lb tons tonnes teraflops teraflop "
+    "tflops petaflops fps hz khz mhz ghz mah wh kwh mwh gwh kw mw gw watts watt volts "
+    "calories kcal acres acre hectares liters litres gallons degrees horsepower hp lb-ft "
+    "kbps mbps gbps megapixels"
+).split()
+_AREA = r"(?:square|sq\.?|cubic)\s"
 WORD_NUMBERS = {
     "one": 1,
     "two": 2,
@@ -113,8 +125,13 @@ NOT_NOUNS = frozenset(
     "a an the of to and or in on at for by with from as is are was were be been it its this "
     "that these those per than vs via if so but not no into onto out up "
     "has have had is are was were gets get got does do did can will would may might must "
-    "should could says said makes made more less".split()
+    "should could says said makes made more less only isn aren wasn weren doesn don didn "
+    "based plus under over after since while which who each all also just still then there "
+    "here where when what de la el del da do des der die das und et".split()
 )
+_AGE = re.compile(r"[\s-]old\b", re.I)
+# the number follows a capitalised word ("The", "iPhone", "GeForce")
+_NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
 # Written-out numbers that also work as words ("one of", "one has") are not figures.
 AMBIGUOUS_WORDS = frozenset({"one"})
 
@@ -136,6 +153,7 @@ _YEAR = r"(?:19|20)\d\d"
 _DMY = rf"(?P<d1>{_DAY})\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>{_YEAR}))?"
 _MDY = rf"(?P<m2>{_MONTH})\s+(?P<d2>{_DAY})(?:,?\s+(?P<y2>{_YEAR}))?"
 _ISO = rf"(?P<iso>{_YEAR}-[01]\d-[0-3]\d)"
+_MONTH_YEAR = rf"(?P<my_m>{_MONTH})\s+(?P<my_y>{_YEAR})"  # "March 2027": the whole month
 
 _FLAGS = re.I
 PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
@@ -145,11 +163,12 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
             rf"\b(?P<a>{_DAY}(?:\s+{_MONTH})?|{_MONTH}\s+{_DAY}|{_ISO.replace('?P<iso>', '')})"
             rf"\s*(?:to|until|through|thru|-|–|—)\s*"
             rf"(?P<b>{_DAY}\s+{_MONTH}(?:,?\s+{_YEAR})?|{_MONTH}\s+{_DAY}(?:,?\s+{_YEAR})?"
-            rf"|{_YEAR}-[01]\d-[0-3]\d)\b",
+            rf"|{_YEAR}-[01]\d-[0-3]\d|(?P<bday>{_DAY})(?:,?\s+(?P<byear>{_YEAR}))?)\b",
             _FLAGS,
         ),
     ),
     (NumberKind.DATE, re.compile(rf"\b(?:{_ISO}|{_DMY}|{_MDY})\b", _FLAGS)),
+    (NumberKind.DATE, re.compile(rf"\b{_MONTH_YEAR}\b", _FLAGS)),
     (
         NumberKind.MONEY,
         re.compile(
@@ -164,7 +183,7 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         NumberKind.MONEY,
         re.compile(
             rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?P<scale>{_SCALE}))?\s?"
-            rf"(?P<cur>{'|'.join(CURRENCY_CODES)}|dollars|euros|pounds)\b{_PER}",
+            rf"(?P<cur>{'|'.join(CURRENCY_CODES)}|dollars|euros?|pounds)\b{_PER}",
             _FLAGS,
         ),
     ),
@@ -188,6 +207,15 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.NUMBER,
         re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})\s?(?P<unit>{'|'.join(SIZE_UNITS)})\b{_PER}"),
+    ),
+    (
+        NumberKind.NUMBER,
+        re.compile(
+            rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?[\s-]?"
+            rf"(?P<unit>(?:{_AREA})?(?:{'|'.join(sorted(MEASURE_UNITS, key=len, reverse=True))}))"
+            rf"(?![\w/-]){_PER}",
+            _FLAGS,
+        ),
     ),
     (
         NumberKind.COUNT,
@@ -273,19 +301,48 @@ _DATE_HINT = Hint(re.compile(r"\d{4}-[01]\d-"), re.compile(_MONTH_WORDS))  # mon
 HINTS: list[Hint | None] = [
     _DATE_HINT,  # a date range names a month or is ISO
     _DATE_HINT,
+    _DATE_HINT,
     Hint(re.compile(r"[$€£¥₹]"), re.compile(_CODES)),
-    Hint(None, re.compile(rf"{_CODES}|dollars|euros|pounds")),
+    Hint(None, re.compile(rf"{_CODES}|dollars|euro|pounds")),
     Hint(None, re.compile(r"%|percent|per cent")),
     None,  # durations: "h" is a unit, so no cheap test
     Hint(re.compile(r"[KMGTP]i?B")),
+    None,  # units of measure: the pattern is its own cheapest test
     None,  # counts: any number before a word
 ]
 assert len(HINTS) == len(PATTERNS)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9$€£])|\n+")
 
 
+# A full stop that ends an abbreviation, not a sentence: "Oct. 26", "No. 3", "W. M. Keck".
+_ABBREVIATION = re.compile(
+    r"(?:^|[\s(])(?:[A-Z]|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|no|nos|mr|mrs|"
+    r"ms|dr|st|vs|gov|sen|rep|gen|lt|col|jr|sr|prof)\.?)\.$",
+    re.I,
+)
+
+
+def _abbreviated(sentence: str) -> bool:
+    return _ABBREVIATION.search(sentence, max(0, len(sentence) - 8)) is not None
+
+
 def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    sentences: list[str] = []
+    start, glued = 0, False
+    for m in _SENTENCE_END.finditer(text):
+        piece = text[start : m.start()].strip()
+        start = m.end()
+        if glued and sentences:  # the stop before this piece ended an abbreviation
+            sentences[-1] = f"{sentences[-1]} {piece}".strip()
+        elif piece:
+            sentences.append(piece)
+        glued = "\n" not in m.group() and bool(sentences) and _abbreviated(sentences[-1])
+    piece = text[start:].strip()
+    if glued and sentences:
+        sentences[-1] = f"{sentences[-1]} {piece}".strip()
+    elif piece:
+        sentences.append(piece)
+    return sentences
 
 
 def sentence_around(text: str, words: str | None) -> str | None:
@@ -382,6 +439,8 @@ def _build(
 ) -> QuotedNumber | None:
     raw = _group(m, 0).strip()
     g = m.groupdict()
+    if kind is NumberKind.DATE and g.get("my_m"):
+        return _month(raw, _group(m, "my_m"), _group(m, "my_y"), sentence)
     if kind is NumberKind.DATE:
         day = _parse_date(_group(m, 0), today, lean=_lean(sentence[: m.start()]))
         if day is None:
@@ -411,16 +470,31 @@ def _build(
     if kind is NumberKind.PERCENT:
         return QuotedNumber(kind, value, raw, sentence, value_end, "%", None, qualifier)
     if kind is NumberKind.DURATION:
+        if _AGE.match(sentence, m.span()[1]):
+            return None  # "a 43-year-old": an age, not a length of time
         unit = DURATION_UNITS[_group(m, "unit").lower()]
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
     unit = _group(m, "unit")
     if kind is NumberKind.COUNT:
         if unit.lower() in NOT_NOUNS or _is_year(num, g.get("scale")):
             return None
+        if unit[0].isupper() and _NAMED.search(sentence[: m.start()]):
+            return None  # "iPhone 11 Pro", "The 7 Habits", "40 Under 40": a name
         if num.lower() in AMBIGUOUS_WORDS:
             return None
         unit = unit.lower()
     return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
+
+
+def _month(raw: str, month: str, year: str, sentence: str) -> QuotedNumber | None:
+    """A month of a year, first to last day ("March 2027"); "may 2027" in lower case is
+    more often a verb than a month."""
+    if not raw[0].isupper():
+        return None
+    number = MONTHS[month.lower().rstrip(".")]
+    first = date(int(year), number, 1)
+    last = date(int(year) + number // 12, number % 12 + 1, 1) - timedelta(days=1)
+    return QuotedNumber(NumberKind.DATE, None, raw, sentence, date_from=first, date_to=last)
 
 
 def _is_year(num: str, scale: str | None) -> bool:
@@ -493,10 +567,25 @@ def _parse_date(
 def _date_range(
     m: re.Match[str] | _Read, raw: str, sentence: str, today: date, lean: int = 0
 ) -> QuotedNumber | None:
+    a = _group(m, "a")
+    if m.group("bday") is not None:  # "Oct. 5-7", "June 1-30, 2027": the month comes first
+        if re.fullmatch(_DAY, a.strip(), re.I):
+            return None  # two bare numbers: a score or a range of something else
+        year = m.group("byear")
+        start = _parse_date(a, today, default_year=int(year) if year else None, lean=lean)
+        day = int(re.sub(r"\D", "", _group(m, "bday")))
+        if start is None or not start.day < day <= 31:
+            return None
+        try:
+            last = start.replace(day=day)
+        except ValueError:
+            return None
+        return QuotedNumber(
+            NumberKind.DATE_RANGE, None, raw, sentence, date_from=start, date_to=last
+        )
     end = _parse_date(_group(m, "b"), today, lean=lean)
     if end is None:
         return None
-    a = _group(m, "a")
     if re.fullmatch(_DAY, a.strip(), re.I):  # "15-20 July 2026": the month comes from the end
         start = (
             date(end.year, end.month, int(re.sub(r"\D", "", a)))

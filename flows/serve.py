@@ -22,16 +22,18 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
     parameters = {"config_dir": str(config_dir.resolve()), "db_path": str(db.resolve())}
     try:
         if os.environ.get("PREFECT_API_URL"):
+            progress(f"serving on {os.environ['PREFECT_API_URL']}; cron {cron!r}")
             _serve_flow(config_dir, cron, parameters)
-            return 0
-        log = db.resolve().parent / "prefect-server.log"
-        progress(f"starting a local Prefect server (log: {log})")
-        with local_server(log) as api_url:
-            os.environ["PREFECT_API_URL"] = api_url
-            progress(f"Prefect server at {api_url.removesuffix('/api')}; cron {cron!r}")
-            _serve_flow(config_dir, cron, parameters)
+        else:
+            log = db.resolve().parent / "prefect-server.log"
+            progress(f"starting a local Prefect server (log: {log})")
+            with local_server(log) as api_url:
+                os.environ["PREFECT_API_URL"] = api_url
+                progress(f"Prefect server at {api_url.removesuffix('/api')}; cron {cron!r}")
+                _serve_flow(config_dir, cron, parameters)
     except KeyboardInterrupt:
-        progress("stopped")
+        pass  # (Prefect's serve returns on one itself, or lets it through)
+    progress("stopped")  # serving ends only when it is stopped
     return 0
 
 

@@ -34,6 +34,7 @@ class WebServer:
         self.requests: list[tuple[str, dict[str, str]]] = []
         self.posts: list[tuple[str, bytes]] = []
         self.post_status = 200  # what POST answers (a failing webhook: 500)
+        self.post_delay_s = 0.0  # a slow webhook
         self.in_flight = 0
         self.max_in_flight = 0
         self.connections = 0  # TCP connections accepted (keep-alive reuse shows here)
@@ -57,6 +58,8 @@ class WebServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
+                if server.post_delay_s:
+                    time.sleep(server.post_delay_s)
                 if server.post_status == 200:
                     server.posts.append((self.path, body))
                 send(self, server.post_status, b"{}", "application/json")

@@ -42,3 +42,39 @@ def require_browser() -> None:
         "no browser here: `make browser` installs one (Playwright's or chromium)",
         allow_module_level=True,
     )
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "article-extraction-benchmark"
+
+
+def need_corpus() -> Path:
+    """The corpus of real pages: its gates never skip in CI; elsewhere, without it, they
+    say why they skip."""
+    import os
+
+    import pytest
+
+    if not CORPUS.is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must have the corpus at {CORPUS} (../shared beside the checkout)")
+        pytest.skip(f"no corpus at {CORPUS}")
+    return CORPUS
+
+
+def wait_for_line(proc, needle: str, timeout: float = 120) -> bool:
+    """Read the refresh's stderr until a line holds needle (the moment to kill it)."""
+    import os
+    import select
+    import time
+
+    deadline = time.monotonic() + timeout
+    buffer = ""
+    fd = proc.stderr.fileno()
+    while time.monotonic() < deadline and proc.poll() is None:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            chunk = os.read(fd, 4096).decode(errors="replace")
+            buffer += chunk
+            if needle in buffer:
+                return True
+    return False

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import textwrap
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
 
-from flows.alerting import mask_url, notify_urls
+from flows.alerting import channel_key, mask_url, notify_urls
 from warehouse.db import connect
 
 T0 = datetime(2026, 11, 4, 6, 0, tzinfo=UTC)
@@ -35,7 +36,7 @@ class Scenario:
             fetch: {{retries: 0, timeout_s: 2}}
             alerts:
               after_failures: 2
-              resend_after: 24h
+              resend_after: 12h
               notify: ["json://alice:{SECRET}@127.0.0.1:{port}/hook"]
             """)
         )
@@ -93,10 +94,11 @@ def test_alert_lifecycle_without_storms(
     assert opened == "unreachable: nimbus official failed 2 refreshes in a row"
     body = json.loads(hook.posts[-1][1])["message"]
     assert web.url("/credits") in body and "Failures in a row: 2" in body and "HTTP 503" in body
-    assert s.refresh(hour) == []  # no storm inside the resend window
+    assert s.refresh(hour) == []  # no storm inside the resend window (12h, not the default)
     assert s.refresh(hour) == []
-    (resent,) = s.refresh(timedelta(hours=22))
-    assert resent.startswith("unreachable: nimbus official failed 5 refreshes")
+    assert s.refresh(timedelta(hours=9)) == []  # 11 hours since it was sent
+    (resent,) = s.refresh(timedelta(hours=2))
+    assert resent.startswith("unreachable: nimbus official failed 6 refreshes")
     s.up("$5,000")
     (recovered,) = s.refresh(hour)
     assert recovered == "recovered: nimbus official answers again"
@@ -283,3 +285,49 @@ def test_evidence_messages_one_per_record_per_change() -> None:
     assert 'After: "Teams now pay $6 per seat."' in changed.body
     grade = next(m for m in messages if m.kind == "grade")
     assert "Moved by: c1 on p https://a.example/p: confirmed -> changed" in grade.body
+
+
+def test_the_outbox_serves_each_channel_and_gives_up_after_its_cap(
+    tmp_path: Path, hook: WebServer
+) -> None:
+    """Three channels: one answers, one always refuses, one answers too late. Each message
+    is queued once per channel; the good one gets it at once; the slow one costs its
+    timeout, not the run; the refusing one is tried each run until MAX_ATTEMPTS, then left."""
+    from flows.alerting import raise_and_deliver
+    from flows.config import AlertSettings
+    from warehouse import alerts
+    from warehouse.db import session
+
+    refusing, slow = WebServer().start(), WebServer().start()
+    try:
+        refusing.post_status = 500
+        slow.post_delay_s = 10  # past apprise's 4-second read timeout
+        urls = [f"json://127.0.0.1:{s.httpd.server_address[1]}/h" for s in (hook, refusing, slow)]
+        settings = AlertSettings(notify=urls)
+        db = tmp_path / "w.duckdb"
+        with session(db, now=T0) as con:
+            before = alerts.evidence_state(con)
+            channels = [(channel_key(u), mask_url(u)) for u in urls]
+            alerts.enqueue(
+                con, [alerts.Message("stale", "r", "stale: r is stale", "b")], channels, T0
+            )
+        started = time.monotonic()
+        assert raise_and_deliver(db, settings, before, T0) == 1  # only the good channel
+        assert time.monotonic() - started < 60  # the slow channel cost its timeout, no more
+        assert [json.loads(b)["title"] for _, b in hook.posts] == ["stale: r is stale"]
+        slow.post_delay_s = 0
+        assert raise_and_deliver(db, settings, before, T0) == 1  # the slow one, late, once
+        for _ in range(alerts.MAX_ATTEMPTS + 3):
+            assert raise_and_deliver(db, settings, before, T0) == 0
+        # the slow channel may see the first try too, once its sleep ends (the client had
+        # given up on it): delivery is at least once
+        assert len(hook.posts) == 1 and 1 <= len(slow.posts) <= 2
+        with session(db, read_only=True, now=T0) as con:
+            attempts = dict(
+                con.execute("SELECT channel, attempts FROM store.notifications").fetchall()
+            )
+        assert attempts[channel_key(urls[1])] == alerts.MAX_ATTEMPTS  # then given up on
+        assert attempts[channel_key(urls[0])] == 1 and attempts[channel_key(urls[2])] == 2
+    finally:
+        refusing.stop()
+        slow.stop()

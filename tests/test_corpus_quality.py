@@ -14,6 +14,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 import trafilatura.utils
+from support import need_corpus
 
 from extractors.text import C_LOOKUP, extract_main_text, use_element_lookup
 
@@ -33,8 +34,8 @@ def f1(predicted: str, reference: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not beside this checkout")
 def test_main_text_f1_on_the_corpus() -> None:
+    need_corpus()
     truth = json.loads((CORPUS / "ground-truth.json").read_text(encoding="utf-8"))
     scores, times = [], []
     for path in sorted((CORPUS / "html").glob("*.html.gz")):
@@ -59,8 +60,8 @@ def test_f1_itself() -> None:
     assert f1("a b", "a c") == pytest.approx(0.5)
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not beside this checkout")
 def test_element_classes_looked_up_in_c_read_the_same_text() -> None:
+    need_corpus()
     pages = [
         gzip.decompress(p.read_bytes()).decode("utf-8", errors="replace")
         for p in sorted((CORPUS / "html").glob("*.html.gz"))

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from dask_support import UNPICKLES, Counted
 from servers import Page, WebServer
-from support import write_config
+from support import need_corpus, write_config
 
 from warehouse.db import connect
 
@@ -47,11 +47,6 @@ VIEWS = {
     "statuses": "* EXCLUDE (snapshot_id)",
     "grade_history": "*",
 }
-
-pytestmark = pytest.mark.skipif(
-    not CORPUS.is_dir() and os.environ.get("CI") != "true",
-    reason="../shared/corpus is not beside this checkout",
-)
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +82,7 @@ def cluster(pause_dir: Path) -> Iterator[object]:
 
 @pytest.fixture(scope="module")
 def corpus_web() -> Iterator[WebServer]:
+    need_corpus()
     server = WebServer().start()
     for i, path in enumerate(sorted((CORPUS / "html").glob("*.html.gz"))[:PAGES]):
         server.routes[f"/p{i}"] = Page(gzip.decompress(path.read_bytes()))

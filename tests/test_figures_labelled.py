@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-import pytest
+from support import need_corpus
 
 from extractors.numbers import extract_numbers
 from extractors.values import QuotedNumber
@@ -31,18 +30,20 @@ from extractors.values import QuotedNumber
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "article-extraction-benchmark"
 LABELS = Path(__file__).parent / "fixtures" / "labels" / "figures.json"
 READ_AT = datetime(2020, 1, 15, tzinfo=UTC)  # about when the corpus pages were written
-# measured 2026-12-01 (pytest -s prints the figures); a floor is what a change may not break
+# Measured 2026-12-01 (pytest -s prints the figures). Before the grammar saw these labels:
+# precision 0.61, recall 0.54 (no unit of measure read as a number, "Oct. 26" cut at its
+# stop, no month-year dates). After the fixes they led to: 0.89 and 0.84, in-sample now.
 FLOORS = {
     # kind: (precision, recall)
-    "money": (0.0, 0.0),
-    "count": (0.0, 0.0),
-    "number": (0.0, 0.0),
-    "duration": (0.0, 0.0),
-    "date": (0.0, 0.0),
-    "date_range": (0.0, 0.0),
-    "percent": (0.0, 0.0),
+    "money": (0.95, 0.83),
+    "count": (0.64, 0.80),
+    "number": (0.95, 0.93),
+    "duration": (0.90, 0.58),
+    "date": (0.95, 0.70),
+    "date_range": (0.90, 0.60),
+    "percent": (0.90, 0.90),
 }
-OVERALL_FLOOR = (0.0, 0.0)
+OVERALL_FLOOR = (0.85, 0.80)
 
 
 @dataclass
@@ -59,14 +60,6 @@ class Score:
     @property
     def recall(self) -> float:
         return self.hits / self.labelled if self.labelled else 1.0
-
-
-def corpus_or_skip() -> None:
-    if CORPUS.is_dir():
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail("CI must have ../shared/corpus beside the checkout")
-    pytest.skip("../shared/corpus is not beside this checkout")
 
 
 def same(found: QuotedNumber, want: dict) -> bool:
@@ -135,7 +128,7 @@ def score_pages() -> tuple[dict[str, Score], Score, Counter[str]]:
 
 
 def test_figures_on_labelled_pages_hold_their_floors() -> None:
-    corpus_or_skip()
+    need_corpus()
     by_kind, total, attributes = score_pages()
     report = "\n".join(
         f"  {kind:10} precision {s.precision:.2f} ({s.right}/{s.found})  "

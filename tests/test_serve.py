@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
+from support import wait_for_line
 
 from warehouse.db import connect
 from warehouse.errors import WarehouseError
@@ -31,8 +32,8 @@ def processes_with(marker: str) -> list[int]:
     return found
 
 
-@pytest.mark.slow
-def test_serve_fires_on_schedule_and_stops_cleanly(web: WebServer, tmp_path: Path) -> None:
+def serve_config(web: WebServer, tmp_path: Path) -> tuple[Path, Path]:
+    """A catalog of one record refreshed every minute; (config dir, database)."""
     web.routes["/p"] = Page("<html><main><p>Applications are open for 300 seats.</p></main></html>")
     config = tmp_path / "config"
     (config / "records").mkdir(parents=True)
@@ -48,44 +49,112 @@ def test_serve_fires_on_schedule_and_stops_cleanly(web: WebServer, tmp_path: Pat
         claims: [{{id: seats, quote: "300 seats"}}]
         """)
     )
-    home = str(tmp_path / "prefect-home")
+    return config, db
+
+
+def start_serve(config: Path, home: str, **extra: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
-    env["PREFECT_HOME"] = home
-    serve = subprocess.Popen(
+    env.update(PREFECT_HOME=home, **extra)
+    return subprocess.Popen(
         [sys.executable, "-m", "cli", "serve", "--config", str(config)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    try:
-        landed = False
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline and serve.poll() is None:
-            time.sleep(2)
-            try:
-                con = connect(db, read_only=True, wait_s=0)
-            except WarehouseError:
-                continue
-            try:
-                landed = con.execute(
-                    "SELECT count(*) FROM record_status WHERE grade = 'documented'"
-                ).fetchone() == (1,)
-            finally:
-                con.close()
-            if landed:
-                break
-        assert landed, "no refresh landed within three minutes"
-    finally:
-        serve.send_signal(signal.SIGTERM)
+
+
+def wait_landed(serve: subprocess.Popen, db: Path) -> None:
+    """Until a scheduled run has graded the record (the cron fires within a minute)."""
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and serve.poll() is None:
+        time.sleep(2)
         try:
-            _, err = serve.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            serve.kill()
-            _, err = serve.communicate()
-    assert "Traceback" not in err, err
+            con = connect(db, read_only=True, wait_s=0)
+        except WarehouseError:
+            continue
+        try:
+            if con.execute(
+                "SELECT count(*) FROM record_status WHERE grade = 'documented'"
+            ).fetchone() == (1,):
+                return
+        finally:
+            con.close()
+    pytest.fail(f"no refresh landed within three minutes: {serve.poll()}")
+
+
+def stop(serve: subprocess.Popen, how: signal.Signals) -> str:
+    """Send `how`; serve must end by itself, promptly and cleanly; its stderr."""
+    serve.send_signal(how)
+    try:
+        _, err = serve.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        serve.kill()
+        pytest.fail(f"serve ignored {how.name} for a minute")
+    assert serve.returncode == 0, err
+    assert "Traceback" not in err and err.rstrip().endswith("stopped"), err
+    return err
+
+
+def gone(home: str) -> bool:
     for _ in range(30):
         if not processes_with(home):
-            break
+            return True
         time.sleep(1)
-    assert processes_with(home) == [], "serve left processes behind"
+    return False
+
+
+@pytest.mark.slow
+def test_serve_fires_on_schedule_and_stops_cleanly(web: WebServer, tmp_path: Path) -> None:
+    config, db = serve_config(web, tmp_path)
+    home = str(tmp_path / "prefect-home")
+    serve = start_serve(config, home)
+    try:
+        wait_landed(serve, db)
+    finally:
+        if serve.poll() is None:
+            stop(serve, signal.SIGTERM)
+    assert gone(home), "serve left processes behind"
+
+
+@pytest.mark.slow
+def test_serve_killed_takes_its_prefect_server_with_it(web: WebServer, tmp_path: Path) -> None:
+    config, _ = serve_config(web, tmp_path)
+    home = str(tmp_path / "prefect-home")
+    serve = start_serve(config, home)
+    try:
+        assert wait_for_line(serve, "Prefect server at"), "the local server never started"
+        assert len(processes_with(home)) >= 2  # serve and its server
+        serve.send_signal(signal.SIGKILL)
+        serve.wait(timeout=30)
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+    assert serve.returncode == -signal.SIGKILL
+    assert gone(home), f"left behind: {processes_with(home)}"
+
+
+@pytest.mark.slow
+def test_serve_uses_a_configured_api_and_stops_on_ctrl_c(web: WebServer, tmp_path: Path) -> None:
+    from flows.prefect_server import healthy, local_server
+
+    config, db = serve_config(web, tmp_path)
+    server_home = tmp_path / "server-home"
+    saved = os.environ.get("PREFECT_HOME")
+    os.environ["PREFECT_HOME"] = str(server_home)  # the server's own, inherited at start
+    try:
+        with local_server(tmp_path / "server.log") as api:
+            serve = start_serve(config, str(tmp_path / "serve-home"), PREFECT_API_URL=api)
+            err = ""
+            try:
+                wait_landed(serve, db)
+            finally:
+                if serve.poll() is None:
+                    err = stop(serve, signal.SIGINT)
+            assert "starting a local Prefect server" not in err  # it used the one it was given
+            assert healthy(api)  # and left it running
+    finally:
+        if saved is None:
+            os.environ.pop("PREFECT_HOME", None)
+        else:
+            os.environ["PREFECT_HOME"] = saved

@@ -14,16 +14,28 @@ from servers import WebServer
 from .conftest import start_refresh, write_catalog
 
 
+def _read(config: Path, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cli", *args, "--config", str(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "EVIDENCE_NOW"},
+    )
+
+
 @pytest.mark.slow
 def test_second_refresh_exits_at_once_and_reads_never_break(web: WebServer, tmp_path: Path) -> None:
-    config = write_catalog(tmp_path, web, 40, delay_s=0.2)
-    first = start_refresh(config, batch=5)
+    config = write_catalog(tmp_path, web, 40)
+    pause = tmp_path / "pause"
+    pause.mkdir()
+    (pause / "grade.armed").touch()  # the first refresh holds its lock, paused in grading
+    first = start_refresh(config, batch=5, EVIDENCE_PAUSE_DIR=str(pause))
     try:
-        # wait until the first refresh holds its lock (its first progress line)
-        deadline = time.monotonic() + 60
-        lock = tmp_path / "w.duckdb.lock"
-        while time.monotonic() < deadline and not (lock.exists() and lock.read_text().strip()):
-            time.sleep(0.1)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (pause / "grade.hit").exists():
+            assert first.poll() is None, first.communicate()[1]
+            time.sleep(0.05)
         second = start_refresh(config)
         _, err = second.communicate(timeout=60)
         assert second.returncode == 2
@@ -32,29 +44,21 @@ def test_second_refresh_exits_at_once_and_reads_never_break(web: WebServer, tmp_
             f"(pid {first.pid}); wait for it to finish"
         )
         assert "Traceback" not in err
-        # reads while it writes: the last committed state, or a plain "refresh is writing"
-        answers = []
+        (pause / "grade.go").touch()
+        # reads while it finishes: the last committed state, or a plain "refresh is writing"
         while first.poll() is None:
-            read = subprocess.run(
-                [sys.executable, "-m", "cli", "sources", "--config", str(config)],
-                capture_output=True,
-                text=True,
-                timeout=60,
-                env={k: v for k, v in os.environ.items() if k != "EVIDENCE_NOW"},
-            )
-            assert "Traceback" not in read.stderr, read.stderr
-            if read.returncode == 0:
-                answers.append("read")
-            else:
-                assert read.returncode == 2
-                assert "a refresh is writing" in read.stderr or "no database at" in read.stderr, (
-                    read.stderr
-                )
-                answers.append("busy")
-        assert "read" in answers
+            read = _read(config, "sources")
+            out, err = read.communicate(timeout=60)
+            assert "Traceback" not in err, err
+            if read.returncode != 0:
+                assert read.returncode == 2 and "a refresh is writing" in err, err
     finally:
+        (pause / "grade.go").touch()
         _, err = first.communicate(timeout=300)
     assert first.returncode == 0, err
+    read = _read(config, "sources")
+    out, err = read.communicate(timeout=60)
+    assert read.returncode == 0 and out.count("127.0.0.1") == 40, (out, err)
 
 
 ROUNDS = 6
@@ -127,3 +131,55 @@ with refresh_lock(Path(sys.argv[1])):
     print("held", flush=True)
     time.sleep(120)
 """
+
+
+@pytest.mark.slow
+def test_every_read_waits_for_a_write_then_says_so_in_one_line(
+    web: WebServer, tmp_path: Path
+) -> None:
+    """A refresh held inside a write transaction (a pause point) keeps the file: each
+    read command waits READ_WAIT_S, then says a refresh is writing (exit 2, one line); a
+    read that starts while it writes and outlives the write answers."""
+    from warehouse.db import READ_WAIT_S
+
+    config = write_catalog(tmp_path, web, 10)
+    done = start_refresh(config)
+    assert done.wait(timeout=300) == 0, done.communicate()[1]
+    web.routes["/r0/s0"].body = b"<html><main><p>Record 0 offers 999 seats.</p></main></html>"
+    pause = tmp_path / "pause"
+    pause.mkdir()
+    (pause / "write.armed").touch()
+    (pause / "grade.armed").touch()
+    writer = start_refresh(config, EVIDENCE_PAUSE_DIR=str(pause))
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (pause / "write.hit").exists():
+            assert writer.poll() is None, writer.communicate()[1]
+            time.sleep(0.05)
+        commands = [("status",), ("show", "r0"), ("sql", "SELECT 1"), ("sources",), ("alerts",)]
+        started = time.monotonic()
+        reads = [_read(config, *c) for c in commands]
+        answers = [r.communicate(timeout=120) for r in reads]
+        waited = time.monotonic() - started
+        for command, read, (out, err) in zip(commands, reads, answers, strict=True):
+            assert read.returncode == 2, (command, out, err)
+            assert err.splitlines() == [
+                f"evidence: a refresh is writing to {tmp_path / 'w.duckdb'}; "
+                "try again when it finishes"
+            ], (command, err)
+        assert waited >= READ_WAIT_S  # each waited before it said so
+        # a read that starts during the last write (grading) and outlives it answers
+        (pause / "write.go").touch()
+        while time.monotonic() < deadline and not (pause / "grade.hit").exists():
+            assert writer.poll() is None, writer.communicate()[1]
+            time.sleep(0.05)
+        late = _read(config, "status")
+        time.sleep(1)
+        (pause / "grade.go").touch()
+        out, err = late.communicate(timeout=120)
+        assert late.returncode == 0 and "r0" in out, err
+    finally:
+        (pause / "write.go").touch()
+        (pause / "grade.go").touch()
+        _, err = writer.communicate(timeout=300)
+    assert writer.returncode == 0, err

@@ -4,7 +4,6 @@ partial snapshot or half-graded record, and the next refresh completes and catch
 from __future__ import annotations
 
 import os
-import select
 import signal
 import time
 from collections.abc import Callable
@@ -12,28 +11,13 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import require_browser
+from support import require_browser, wait_for_line
 
 from warehouse.db import connect
 
 from .conftest import start_refresh, write_catalog
 
 SOURCES = 60
-
-
-def wait_for_line(proc, needle: str, timeout: float = 120) -> bool:
-    """Read the refresh's stderr until a line holds needle (the moment to kill it)."""
-    deadline = time.monotonic() + timeout
-    buffer = ""
-    fd = proc.stderr.fileno()
-    while time.monotonic() < deadline and proc.poll() is None:
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            chunk = os.read(fd, 4096).decode(errors="replace")
-            buffer += chunk
-            if needle in buffer:
-                return True
-    return False
 
 
 def processes(match: Callable[[bytes, bytes], bool]) -> list[int]:
