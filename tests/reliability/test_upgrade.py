@@ -126,3 +126,55 @@ def test_schema6_database_keeps_its_pages_and_stops_growing_on_volatile_pages(
         )
     finally:
         con.close()
+
+
+SCHEMA2 = FIXTURE.with_name("schema2.duckdb")
+CLAIMS = "SELECT record_id, claim_id, grade, confirming_sources FROM claim_status ORDER BY 1, 2"
+
+
+def test_schema2_database_made_by_that_release_migrates_and_reads_the_same() -> None:
+    """Written by release c63f24a's own demo (tests/fixtures/db/make_schema2_db.sh): three
+    records graded reported, contradicted and documented, before alerts existed."""
+    import subprocess
+    import sys
+    import tempfile
+
+    at = datetime(2026, 11, 2, 6, tzinfo=UTC)
+    grades = [
+        ("icml-2026-repro-credits", "reported"),
+        ("nimbus-free-tier", "contradicted"),
+        ("nimbus-research-credits", "documented"),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "old.duckdb"
+        shutil.copy(SCHEMA2, db)
+        con = connect(db, now=at)  # a writer applies 003 onwards
+        try:
+            applied = [v for (v,) in con.execute("SELECT version FROM store.migrations").fetchall()]
+            assert sorted(applied) == [v for v, _, _ in migrations()]
+            assert con.execute(
+                "SELECT record_id, grade FROM record_status ORDER BY 1"
+            ).fetchall() == (grades)
+            before = con.execute(CLAIMS).fetchall()
+            counts = con.execute(
+                "SELECT (SELECT count(*) FROM snapshots), (SELECT count(*) FROM fetches),"
+                " (SELECT count(*) FROM quoted_numbers), (SELECT count(*) FROM alerts)"
+            ).fetchone()
+            assert counts == (6, 7, 34, 0)
+            assert con.execute("SELECT count(*) FROM snapshots WHERE html_kept").fetchone() == (6,)
+            from warehouse.store import grade_all
+
+            grade_all(con)  # today's grading of that release's checks agrees with it
+            assert con.execute(CLAIMS).fetchall() == before
+        finally:
+            con.close()
+        shown = subprocess.run(
+            [sys.executable, "-m", "cli", "show", "nimbus-research-credits", "--db", str(db)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={"EVIDENCE_NOW": at.isoformat(), "PATH": "/usr/bin:/bin"},
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        assert shown.returncode == 0, shown.stderr
+        assert "Evidence: documented — 2 sources" in shown.stdout

@@ -18,3 +18,8 @@ WITH ok AS (
 SELECT n.record_id, n.source_id, n.snapshot_id, max(ok.fetched_at) AS checked_at
 FROM newest n JOIN ok USING (record_id, source_id, snapshot_id)
 GROUP BY ALL;
+
+-- A database made before 002 took its final form (release c63f24a) holds these two views
+-- written out with evidence_at: rebuild them on the macro (for the others, a no-op).
+CREATE OR REPLACE VIEW store.latest_snapshots AS SELECT * FROM store.newest_snapshots(true);
+CREATE OR REPLACE VIEW store.current_snapshots AS SELECT * FROM store.newest_snapshots(false);
