@@ -307,7 +307,9 @@ HINTS: list[Hint | None] = [
     Hint(None, re.compile(r"%|percent|per cent")),
     None,  # durations: "h" is a unit, so no cheap test
     Hint(re.compile(r"[KMGTP]i?B")),
-    None,  # units of measure: the pattern is its own cheapest test
+    # units of measure: a digit right before one (searched from the digits, not from every
+    # position as the pattern's optional qualifier makes it)
+    Hint(None, re.compile(rf"\d[\s-]?(?:{_AREA})?(?:{'|'.join(MEASURE_UNITS)})(?![\w/-])")),
     None,  # counts: any number before a word
 ]
 assert len(HINTS) == len(PATTERNS)
@@ -478,7 +480,7 @@ def _build(
     if kind is NumberKind.COUNT:
         if unit.lower() in NOT_NOUNS or _is_year(num, g.get("scale")):
             return None
-        if unit[0].isupper() and _NAMED.search(sentence[: m.start()]):
+        if unit[0].isupper() and _NAMED.search(sentence, max(0, m.start() - 40), m.start()):
             return None  # "iPhone 11 Pro", "The 7 Habits", "40 Under 40": a name
         if num.lower() in AMBIGUOUS_WORDS:
             return None
