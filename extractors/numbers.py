@@ -451,7 +451,8 @@ def _build(
     if kind is NumberKind.DATE_RANGE:
         return _date_range(m, raw, sentence, today, _lean(sentence[: m.start()]))
     num = _group(m, "num")
-    value = _to_float(num, g.get("scale"))
+    # "$10-20 million": a scale written once, after the range, scales both ends
+    value = _to_float(num, g.get("scale") or (g.get("scale2") if g.get("num2") else None))
     if value is None:
         return None
     value_end = _to_float(g["num2"], g.get("scale2") or g.get("scale")) if g.get("num2") else None
