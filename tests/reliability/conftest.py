@@ -42,8 +42,9 @@ def write_catalog(root: Path, web: WebServer, sources: int, delay_s: float = 0.0
 
 
 def start_refresh(config: Path, batch: int = 10, **env: str) -> subprocess.Popen:
-    full_env = {**os.environ, "EVIDENCE_BATCH_SIZE": str(batch), **env}
-    full_env.pop("EVIDENCE_NOW", None)
+    full_env = {**os.environ, "EVIDENCE_BATCH_SIZE": str(batch)}
+    full_env.pop("EVIDENCE_NOW", None)  # the test's own clock, unless it names one
+    full_env.update(env)
     return subprocess.Popen(
         [sys.executable, "-m", "cli", "refresh", "--config", str(config)],
         env=full_env,
