@@ -181,6 +181,13 @@ def test_a_public_page_cannot_redirect_the_fetcher_to_a_private_address(web: Web
         private.stop()
 
 
+@pytest.mark.parametrize("target", ["file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://x/"])
+def test_the_fetcher_refuses_a_redirect_out_of_http(web: WebServer, target: str) -> None:
+    web.routes["/out"] = Page(b"", status=302, headers={"Location": target}, etag=False)
+    (a,) = fetch(web, "/out")
+    assert a.outcome is Outcome.BAD_CONTENT and "non-http" in (a.error or "")
+
+
 def test_windows_1252_page_without_charset_reads_right(web: WebServer) -> None:
     text = "<p>Caf\u00e9 prices \u2013 \u20ac5 per month, \u201cfully claimed\u201d soon.</p>"
     web.routes["/cp"] = Page(text.encode("cp1252"), content_type="text/html")
