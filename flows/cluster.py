@@ -58,13 +58,7 @@ def extraction(settings: Settings, config_dir: Path) -> Iterator[Extraction]:
 def dask_runner(settings: Settings, config_dir: Path) -> Any:
     """A DaskTaskRunner for the settings' scheduler (none: a local cluster, one worker
     process per core)."""
-    try:
-        from prefect_dask import DaskTaskRunner
-    except ImportError:
-        raise ConfigError(
-            str(config_dir / "settings.yaml"),
-            "task_runner: dask needs prefect-dask: pip install 'evidence-pipeline[dask]'",
-        ) from None
+    DaskTaskRunner = _runner_class(config_dir)
     if settings.dask_address:
         return DaskTaskRunner(
             address=settings.dask_address, client_kwargs={"timeout": CONNECT_TIMEOUT}
@@ -77,7 +71,7 @@ def check_scheduler(settings: Settings, config_dir: Path) -> None:
     not answer (or prefect-dask is missing)."""
     if settings.task_runner != "dask":
         return
-    dask_runner(settings, config_dir)  # the install
+    _runner_class(config_dir)
     if not settings.dask_address:
         return
     from distributed import Client
@@ -86,6 +80,18 @@ def check_scheduler(settings: Settings, config_dir: Path) -> None:
         Client(settings.dask_address, timeout=CONNECT_TIMEOUT).close()
     except (OSError, TimeoutError) as e:
         raise EvidenceError(unreachable(settings.dask_address, e)) from None
+
+
+def _runner_class(config_dir: Path) -> Any:
+    """prefect-dask's DaskTaskRunner, or a one-line error saying how to install it."""
+    try:
+        from prefect_dask import DaskTaskRunner
+    except ImportError:
+        raise ConfigError(
+            str(config_dir / "settings.yaml"),
+            "task_runner: dask needs prefect-dask: pip install 'evidence-pipeline[dask]'",
+        ) from None
+    return DaskTaskRunner
 
 
 def unreachable(address: str | None, error: BaseException) -> str:

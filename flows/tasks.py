@@ -64,9 +64,7 @@ def fetch_sources(
 ) -> Sealed[tuple[dict[str, list[Attempt]], float]]:
     """One batch, in a task thread (no task timeout there: each attempt has its own limit);
     its attempts by URL, and the seconds it took."""
-    started = time.monotonic()
-    results = fetch_batch(requests.value, limits, clock.now)
-    return Sealed((results, time.monotonic() - started))
+    return _timed_fetch(requests.value, limits)
 
 
 @task(name="render-pages", cache_policy=NONE, cache_result_in_memory=False)
@@ -74,8 +72,14 @@ def render_pages(
     requests: Sealed[list[FetchRequest]], limits: FetchLimits
 ) -> Sealed[tuple[dict[str, list[Attempt]], float]]:
     """Every `render: browser` source of the refresh, in one browser (a task thread)."""
+    return _timed_fetch(requests.value, limits)
+
+
+def _timed_fetch(
+    requests: list[FetchRequest], limits: FetchLimits
+) -> Sealed[tuple[dict[str, list[Attempt]], float]]:
     started = time.monotonic()
-    results = fetch_batch(requests.value, limits, clock.now)
+    results = fetch_batch(requests, limits, clock.now)
     return Sealed((results, time.monotonic() - started))
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
+from datetime import datetime
 from pathlib import Path
 
 
@@ -13,6 +15,54 @@ def write_config(root: Path, records: str, settings: str = "fetch: {retries: 0}\
     (config / "settings.yaml").write_text(textwrap.dedent(settings))
     (config / "records" / "r.yaml").write_text(textwrap.dedent(records))
     return config
+
+
+def one_source_catalog(
+    root: Path,
+    url: str,
+    quote: str,
+    *,
+    record_id: str = "r",
+    title: str = "R",
+    settings: str = "",
+) -> tuple[Path, Path]:
+    """A catalog of one record with one primary source `p` at url and one claim `c`, its
+    database root/w.duckdb named in its settings (plus `settings`); (config dir, db)."""
+    db = root / "w.duckdb"
+    config = write_config(
+        root,
+        f"id: {record_id}\ntitle: {title}\n"
+        f'sources: [{{id: p, url: "{url}", role: primary}}]\n'
+        f"claims: [{{id: c, quote: {json.dumps(quote)}}}]\n",
+        f"database: {db}\nfetch: {{retries: 0}}\n{settings}",
+    )
+    return config, db
+
+
+def refresh_at(config: Path, db: Path, when: datetime, monkeypatch: object) -> list[dict]:
+    """One refresh flow run, in this process, with the clock at `when`; its summary."""
+    from flows.refresh import refresh_flow
+
+    monkeypatch.setenv("EVIDENCE_NOW", when.isoformat())  # type: ignore[attr-defined]
+    return refresh_flow(str(config), str(db), None)
+
+
+def wait_paused(pause: Path, name: str, proc: object = None, timeout: float = 120) -> int:
+    """Until a process stops at pause point `name` (warehouse/pause.py); its pid. With
+    `proc` (a Popen), fail at once should it end first."""
+    import time
+
+    import pytest
+
+    hit = pause / f"{name}.hit"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if hit.exists() and hit.read_text():
+            return int(hit.read_text())
+        if proc is not None and proc.poll() is not None:  # type: ignore[attr-defined]
+            pytest.fail(f"ended before pause point {name}: {proc.communicate()[1]}")  # type: ignore[attr-defined]
+        time.sleep(0.05)
+    pytest.fail(f"nothing reached pause point {name} in {timeout} s")
 
 
 def browser_found() -> bool:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import write_config
+from support import one_source_catalog, refresh_at
 
 PAGE = "<html><main><p>Teams get {amount} in credits for the best runs.</p></main></html>"
 
@@ -29,27 +29,19 @@ def _artifacts(key: str) -> list:
 def test_each_run_publishes_status_and_changes(
     prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from flows.refresh import refresh_flow
-
     web.routes["/p"] = Page(PAGE.format(amount="$2,000"))
-    db = tmp_path / "w.duckdb"
-    config = write_config(
+    config, db = one_source_catalog(
         tmp_path,
-        f"""\
-        id: art-record
-        title: Artifacts
-        sources: [{{id: p, url: "{web.url("/p")}", role: primary}}]
-        claims: [{{id: c, quote: "Teams get $2,000 in credits"}}]
-        """,
-        f"database: {db}\nfetch: {{retries: 0}}\n",
+        web.url("/p"),
+        "Teams get $2,000 in credits",
+        record_id="art-record",
+        title="Artifacts",
     )
     day = datetime(2026, 11, 2, 6, tzinfo=UTC)
     before_status = len(_artifacts("evidence-status"))
-    monkeypatch.setenv("EVIDENCE_NOW", day.isoformat())
-    refresh_flow(str(config), str(db), None)
+    refresh_at(config, db, day, monkeypatch)
     web.routes["/p"] = Page(PAGE.format(amount="$2,500"))
-    monkeypatch.setenv("EVIDENCE_NOW", (day + timedelta(days=1)).isoformat())
-    refresh_flow(str(config), str(db), None)
+    refresh_at(config, db, day + timedelta(days=1), monkeypatch)
 
     status = _artifacts("evidence-status")
     changes = _artifacts("evidence-changes")
@@ -81,16 +73,12 @@ def test_artifacts_on_a_real_prefect_server(
     from flows.prefect_server import local_server
 
     web.routes["/p"] = Page(PAGE.format(amount="$2,000"))
-    db = tmp_path / "w.duckdb"
-    config = write_config(
+    config, _ = one_source_catalog(
         tmp_path,
-        f"""\
-        id: served-record
-        title: On a real server
-        sources: [{{id: p, url: "{web.url("/p")}", role: primary}}]
-        claims: [{{id: c, quote: "Teams get $2,000 in credits"}}]
-        """,
-        f"database: {db}\nfetch: {{retries: 0}}\n",
+        web.url("/p"),
+        "Teams get $2,000 in credits",
+        record_id="served-record",
+        title="On a real server",
     )
     monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "prefect-home"))  # a server of its own
     with local_server(tmp_path / "prefect-server.log") as api:

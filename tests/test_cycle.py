@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import browser_found, write_config
+from support import browser_found, refresh_at, write_config
 
 from warehouse.db import connect
 
@@ -51,13 +51,6 @@ def catalog(tmp_path: Path, web: WebServer) -> Path:
     return config
 
 
-def refresh(config: Path, db: Path, at: datetime, monkeypatch: pytest.MonkeyPatch) -> list[dict]:
-    from flows.refresh import refresh_flow
-
-    monkeypatch.setenv("EVIDENCE_NOW", at.isoformat())
-    return refresh_flow(str(config), str(db), None)
-
-
 def one(db: Path, at: datetime, query: str, *params: object) -> tuple:
     con = connect(db, read_only=True, now=at)
     try:
@@ -77,7 +70,7 @@ def test_refresh_cycle_over_several_runs(
     status = "SELECT grade, freshness, checked_at, stale_on, sources_confirming FROM record_status"
 
     # 1. first refresh: the primary confirms the cap, the third party the seats.
-    summary = refresh(catalog, db, T0, monkeypatch)
+    summary = refresh_at(catalog, db, T0, monkeypatch)
     assert summary == [
         {
             "record": "nimbus",
@@ -99,7 +92,7 @@ def test_refresh_cycle_over_several_runs(
 
     # 2. nothing changed a day later: conditional requests, no new snapshot, checked_at moves.
     t1 = T0 + timedelta(days=1)
-    refresh(catalog, db, t1, monkeypatch)
+    refresh_at(catalog, db, t1, monkeypatch)
     assert one(db, t1, "SELECT count(*) FROM fetches WHERE outcome = 'not_modified'") == (2,)
     assert one(db, t1, "SELECT count(*) FROM snapshots") == (2,)
     assert one(db, t1, status)[2] == t1
@@ -108,7 +101,7 @@ def test_refresh_cycle_over_several_runs(
     # 3. the primary now says $4,000: the cap is contradicted, with the number found.
     t2 = T0 + timedelta(days=2)
     web.routes["/credits"] = Page(PRIMARY.format(amount="$4,000"))
-    refresh(catalog, db, t2, monkeypatch)
+    refresh_at(catalog, db, t2, monkeypatch)
     assert one(db, t2, "SELECT grade, found_values FROM claim_status WHERE claim_id = 'cap'") == (
         "contradicted",
         [4000.0, 12.0],
@@ -119,7 +112,7 @@ def test_refresh_cycle_over_several_runs(
     # 4. the primary fails: nothing stored is lost, the grade and checked_at hold.
     t3 = T0 + timedelta(days=3)
     web.routes["/credits"] = Page("down", status=503)
-    refresh(catalog, db, t3, monkeypatch)
+    refresh_at(catalog, db, t3, monkeypatch)
     assert one(db, t3, status)[:3] == ("contradicted", "fresh", t2)
     assert one(db, t3, "SELECT count(*) FROM snapshots") == (3,)
     assert one(
@@ -131,7 +124,7 @@ def test_refresh_cycle_over_several_runs(
 
     # 5. still failing long after: the record goes stale on checked_at + window.
     t4 = T0 + timedelta(days=20)
-    refresh(catalog, db, t4, monkeypatch)
+    refresh_at(catalog, db, t4, monkeypatch)
     assert one(db, t4, status)[:4] == ("contradicted", "stale", t2, t2 + timedelta(days=15))
     assert one(
         db, t4, "SELECT consecutive_failures FROM source_health WHERE source_id = 'official'"
@@ -140,7 +133,7 @@ def test_refresh_cycle_over_several_runs(
     # 6. the primary is back with the quoted figure: documented and fresh again.
     t5 = T0 + timedelta(days=21)
     web.routes["/credits"] = Page(PRIMARY.format(amount="$5,000"))
-    refresh(catalog, db, t5, monkeypatch)
+    refresh_at(catalog, db, t5, monkeypatch)
     assert one(db, t5, status)[:3] == ("reported", "fresh", t5)
     history = (
         connect(db, read_only=True)
@@ -209,7 +202,7 @@ def test_archived_copy_backs_a_dead_primary(
     db = tmp_path / "w.duckdb"
     captured = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
     for day in (0, 1):
-        refresh(config, db, T0 + timedelta(days=day), monkeypatch)
+        refresh_at(config, db, T0 + timedelta(days=day), monkeypatch)
     at = T0 + timedelta(days=1)
     assert one(db, at, "SELECT grade, checked_at, via, freshness FROM record_status") == (
         "documented",
@@ -272,7 +265,7 @@ def test_two_hundred_sources_a_quarter_misbehaving(
             "fetch:\n  retries: 1\n  timeout_s: 1\n  per_host: 2\n  concurrency: 16\n"
         )
         db = tmp_path / "w.duckdb"
-        summary = refresh(config, db, T0, monkeypatch)
+        summary = refresh_at(config, db, T0, monkeypatch)
         assert len(summary) == 40
         con = connect(db, read_only=True)
         last = dict(

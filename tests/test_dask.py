@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,7 +24,7 @@ from pathlib import Path
 import pytest
 from dask_support import UNPICKLES, Counted
 from servers import Page, WebServer
-from support import need_corpus, write_config
+from support import need_corpus, wait_paused, write_config
 
 from warehouse.db import connect
 
@@ -238,15 +237,9 @@ def test_a_worker_killed_in_a_batch_costs_a_retry_not_a_page(
     killed: list[int] = []
 
     def kill_when_paused() -> None:
-        hit = pause_dir / "extract.hit"
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if hit.exists() and hit.read_text():
-                pid = int(hit.read_text())
-                os.kill(pid, signal.SIGKILL)
-                killed.append(pid)
-                return
-            time.sleep(0.02)
+        pid = wait_paused(pause_dir, "extract")
+        os.kill(pid, signal.SIGKILL)
+        killed.append(pid)
 
     killer = threading.Thread(target=kill_when_paused, daemon=True)
     killer.start()
@@ -289,3 +282,16 @@ def test_an_unreachable_scheduler_stops_the_refresh_before_it_writes(tmp_path: P
     assert lines[0].startswith(f"evidence: the Dask scheduler at tcp://127.0.0.1:{port} "), lines
     assert "nothing was written" in lines[0]
     assert not db.exists()
+
+
+def test_without_prefect_dask_the_setting_says_how_to_install_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.cluster import check_scheduler
+    from flows.config import Settings
+    from warehouse.errors import ConfigError
+
+    monkeypatch.setitem(sys.modules, "prefect_dask", None)  # as if not installed
+    with pytest.raises(ConfigError, match=r"pip install 'evidence-pipeline\[dask\]'"):
+        check_scheduler(Settings(task_runner="dask"), tmp_path)
+    check_scheduler(Settings(), tmp_path)  # threads need nothing

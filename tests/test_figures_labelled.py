@@ -116,8 +116,6 @@ def score_pages() -> tuple[dict[str, Score], Score, Counter[str]]:
             if n in unmatched and any(overlaps(n, d) for d in doubtful):
                 continue  # read over an ambiguous label: neither right nor wrong
             by_kind.setdefault(n.kind.value, Score()).found += 1
-    for score in by_kind.values():
-        score.found = max(score.found, score.right)
     total = Score(
         sum(s.hits for s in by_kind.values()),
         sum(s.labelled for s in by_kind.values()),

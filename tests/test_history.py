@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from servers import WebServer, send
-from support import write_config
+from support import one_source_catalog, refresh_at, write_config
 
 from extractors import fingerprint
 from extractors.text import extract_main_text
@@ -49,13 +49,6 @@ class VolatileSite:
         send(h, 200, article(self.figure, secrets.token_hex(16)).encode(), "text/html")
 
 
-def _refresh(config: Path, db: Path, when: datetime, monkeypatch: pytest.MonkeyPatch) -> None:
-    from flows.refresh import refresh_flow
-
-    monkeypatch.setenv("EVIDENCE_NOW", when.isoformat())
-    refresh_flow(str(config), str(db), None)
-
-
 def _one(db: Path, sql: str) -> tuple:
     con = connect(db, read_only=True)
     try:
@@ -74,20 +67,15 @@ def test_a_snapshot_is_a_distinct_main_text(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     site = VolatileSite(web, "/p")
-    db = tmp_path / "w.duckdb"
-    config = write_config(
+    config, db = one_source_catalog(
         tmp_path,
-        f"""\
-        id: r
-        title: R
-        sources: [{{id: p, url: "{web.url("/p")}", role: primary}}]
-        claims: [{{id: c, quote: "Teams get $2,000 in credits"}}]
-        """,
-        f"database: {db}\nfetch: {{retries: 0}}\nhistory: {{keep_pages: 1}}\n",
+        web.url("/p"),
+        "Teams get $2,000 in credits",
+        settings="history: {keep_pages: 1}\n",
     )
-    _refresh(config, db, DAY1, monkeypatch)
+    refresh_at(config, db, DAY1, monkeypatch)
     day2 = DAY1 + timedelta(days=1)
-    _refresh(config, db, day2, monkeypatch)
+    refresh_at(config, db, day2, monkeypatch)
     # Bytes changed, main text did not: no new snapshot, no new page, and the evidence is
     # vouched for as of the second fetch, as a 304 would be.
     assert web.hits["/p"] == 2
@@ -100,7 +88,7 @@ def test_a_snapshot_is_a_distinct_main_text(
     # The main text changes: a new snapshot, and the claim turns `changed` that same run.
     site.figure = "$2,500"
     day3 = DAY1 + timedelta(days=2)
-    _refresh(config, db, day3, monkeypatch)
+    refresh_at(config, db, day3, monkeypatch)
     assert _one(db, "SELECT count(*) FROM snapshots") == (2,)
     assert _one(db, "SELECT outcome, found_values, checked_at FROM claim_checks") == (
         "changed",
@@ -242,7 +230,7 @@ def test_gc_drops_fetch_rows_nothing_rests_on_and_compacts(
     for day in range(3):
         if day == 1:
             web.routes["/q"] = Page("down", status=503, etag=False)
-        _refresh(config, db, DAY1 + timedelta(days=day), monkeypatch)
+        refresh_at(config, db, DAY1 + timedelta(days=day), monkeypatch)
     views = (
         "SELECT * FROM record_status",
         "SELECT * FROM claim_checks ORDER BY source_id",
@@ -278,7 +266,7 @@ def test_gc_drops_fetch_rows_nothing_rests_on_and_compacts(
 
     # the compacted file carries on: ids continue, the next refresh works
     last = _one(db, "SELECT max(fetch_id), max(snapshot_id) FROM store.fetches")
-    _refresh(config, db, DAY1 + timedelta(days=3), monkeypatch)
+    refresh_at(config, db, DAY1 + timedelta(days=3), monkeypatch)
     con = connect(db, read_only=True)
     try:
         newest = con.execute(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import write_config
+from support import one_source_catalog, refresh_at
 
 from warehouse.db import connect
 
@@ -20,24 +20,12 @@ def test_reextract_rereads_older_pages_without_fetching(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from cli.main import main
-    from flows.refresh import refresh_flow
 
-    db = tmp_path / "w.duckdb"
-    config = write_config(
-        tmp_path,
-        f"""\
-        id: r
-        title: R
-        sources: [{{id: p, url: "{web.url("/p")}", role: primary}}]
-        claims: [{{id: c, quote: "Teams get $2,000 in credits"}}]
-                """,
-        f"database: {db}\nfetch: {{retries: 0}}\n",
-    )
+    config, db = one_source_catalog(tmp_path, web.url("/p"), "Teams get $2,000 in credits")
     web.routes["/p"] = Page(
         "<html><main><p>Teams get $2,000 in credits. Seats are sold out.</p></main></html>"
     )
-    monkeypatch.setenv("EVIDENCE_NOW", datetime(2026, 11, 4, tzinfo=UTC).isoformat())
-    refresh_flow(str(config), str(db), None)
+    refresh_at(config, db, datetime(2026, 11, 4, tzinfo=UTC), monkeypatch)
     hits = web.hits["/p"]
     con = connect(db)
     # an older extractor read this page, badly: no numbers, no statuses, no text

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import write_config
+from support import one_source_catalog, refresh_at, write_config
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = "<script>alert(1)</script>"
@@ -46,7 +46,6 @@ def test_site_of_a_refreshed_catalog(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from cli.main import main
-    from flows.refresh import refresh_flow
 
     web.routes["/p"] = Page(PAGE.format(amount="$2,000"))
     db = tmp_path / "w.duckdb"
@@ -66,11 +65,9 @@ def test_site_of_a_refreshed_catalog(
         f"database: {db}\nfetch: {{retries: 0}}\n",
     )
     day = datetime(2026, 11, 2, 6, tzinfo=UTC)
-    monkeypatch.setenv("EVIDENCE_NOW", day.isoformat())
-    refresh_flow(str(config), str(db), None)
+    refresh_at(config, db, day, monkeypatch)
     web.routes["/p"] = Page(PAGE.format(amount="$2,500"))
-    monkeypatch.setenv("EVIDENCE_NOW", (day + timedelta(days=3)).isoformat())
-    refresh_flow(str(config), str(db), None)
+    refresh_at(config, db, day + timedelta(days=3), monkeypatch)
 
     out = tmp_path / "site"
     capsys.readouterr()
@@ -141,22 +138,16 @@ def test_the_site_in_a_real_browser(
 
     from cli.main import main
     from flows.browser import find_browser
-    from flows.refresh import refresh_flow
 
     web.routes["/p"] = Page(PAGE.format(amount="$2,500"))
-    db = tmp_path / "w.duckdb"
-    config = write_config(
+    config, db = one_source_catalog(
         tmp_path,
-        f"""\
-        id: hostile
-        title: Credits
-        sources: [{{id: p, url: "{web.url("/p")}", role: primary}}]
-        claims: [{{id: c, quote: "Teams get $2,000 in credits {HOSTILE}"}}]
-        """,
-        f"database: {db}\nfetch: {{retries: 0}}\n",
+        web.url("/p"),
+        f"Teams get $2,000 in credits {HOSTILE}",
+        record_id="hostile",
+        title="Credits",
     )
-    monkeypatch.setenv("EVIDENCE_NOW", datetime(2026, 11, 2, 6, tzinfo=UTC).isoformat())
-    refresh_flow(str(config), str(db), None)
+    refresh_at(config, db, datetime(2026, 11, 2, 6, tzinfo=UTC), monkeypatch)
     out = tmp_path / "site"
     assert main(["site", "--config", str(config), "--out", str(out)]) == 0
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from servers import WebServer
+from support import wait_paused
 
 from .conftest import start_refresh, write_catalog
 
@@ -32,10 +33,7 @@ def test_second_refresh_exits_at_once_and_reads_never_break(web: WebServer, tmp_
     (pause / "grade.armed").touch()  # the first refresh holds its lock, paused in grading
     first = start_refresh(config, batch=5, EVIDENCE_PAUSE_DIR=str(pause))
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not (pause / "grade.hit").exists():
-            assert first.poll() is None, first.communicate()[1]
-            time.sleep(0.05)
+        wait_paused(pause, "grade", first)
         second = start_refresh(config)
         _, err = second.communicate(timeout=60)
         assert second.returncode == 2
@@ -152,10 +150,7 @@ def test_every_read_waits_for_a_write_then_says_so_in_one_line(
     (pause / "grade.armed").touch()
     writer = start_refresh(config, EVIDENCE_PAUSE_DIR=str(pause))
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not (pause / "write.hit").exists():
-            assert writer.poll() is None, writer.communicate()[1]
-            time.sleep(0.05)
+        wait_paused(pause, "write", writer)
         commands = [("status",), ("show", "r0"), ("sql", "SELECT 1"), ("sources",), ("alerts",)]
         started = time.monotonic()
         reads = [_read(config, *c) for c in commands]
@@ -170,9 +165,7 @@ def test_every_read_waits_for_a_write_then_says_so_in_one_line(
         assert waited >= READ_WAIT_S  # each waited before it said so
         # a read that starts during the last write (grading) and outlives it answers
         (pause / "write.go").touch()
-        while time.monotonic() < deadline and not (pause / "grade.hit").exists():
-            assert writer.poll() is None, writer.communicate()[1]
-            time.sleep(0.05)
+        wait_paused(pause, "grade", writer)
         late = _read(config, "status")
         time.sleep(1)
         (pause / "grade.go").touch()

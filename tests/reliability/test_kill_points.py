@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
+from support import wait_paused
 
 from warehouse.db import connect
 
@@ -79,12 +80,7 @@ def test_killed_inside_a_step_keeps_the_last_complete_state(
     (pause / f"{point}.armed").touch()
     proc = start_refresh(config, EVIDENCE_NOW=T1.isoformat(), EVIDENCE_PAUSE_DIR=str(pause))
     try:
-        hit = pause / f"{point}.hit"
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not (hit.exists() and hit.read_text()):
-            assert proc.poll() is None, proc.communicate()[1]
-            time.sleep(0.05)
-        paused = int(hit.read_text())
+        paused = wait_paused(pause, point, proc)
         # the step is under way: paused in the refresh (writing, grading) or in one of
         # its pool workers (extracting), which is not the refresh itself
         assert (paused == proc.pid) == (point != "extract"), (paused, proc.pid)
