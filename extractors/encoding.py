@@ -40,7 +40,7 @@ def _detect(body: bytes) -> tuple[str | None, str | None]:
     """
     best = from_bytes(body[:200_000]).best()
     guess = best.encoding if best is not None else None
-    if guess is None or guess.replace("_", "").startswith(_SINGLE_BYTE):
+    if guess is None or guess.startswith(_SINGLE_BYTE):
         try:
             return body.decode("cp1252"), "cp1252"
         except UnicodeDecodeError:

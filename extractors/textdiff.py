@@ -47,14 +47,8 @@ def word_diff(old: str, new: str) -> list[tuple[Op, str]]:
     engine.Diff_Timeout = DIFF_TIMEOUT_S
     diffs = engine.diff_main(a, b, False)
     engine.diff_cleanupSemantic(diffs)
-    runs: list[tuple[Op, str]] = []
-    for op, symbols_run in diffs:
-        text = "".join(words[c] for c in symbols_run)
-        if runs and runs[-1][0] == _OPS[op]:
-            runs[-1] = (runs[-1][0], runs[-1][1] + text)
-        elif text:
-            runs.append((_OPS[op], text))
-    return runs
+    # diff-match-patch's clean-up leaves no empty run and no two of one kind side by side
+    return [(_OPS[op], "".join(words[c] for c in run)) for op, run in diffs if run]
 
 
 T = TypeVar("T", bound=Hashable)

@@ -64,3 +64,18 @@ def test_pick_takes_the_snapshots_current_at_each_date() -> None:
 def test_figures_that_appeared_and_went_count_repeats() -> None:
     added, gone = appeared_and_went(["$2,000", "$2,000", "5 GB"], ["$2,000", "$2,500", "5 GB"])
     assert added == ["$2,500"] and gone == ["$2,000"]
+
+
+def test_more_distinct_words_than_code_points_below_the_surrogates() -> None:
+    # each distinct word is one symbol; past 55,000 or so they skip the surrogate range
+    words = [f"w{i}" for i in range(60_000)]
+    old = " ".join(words)
+    new = " ".join(["first", *words[1:-1], "last"])
+    runs = word_diff(old, new)
+    assert [r for r in runs if r[0] != "="] == [
+        ("-", "w0"),
+        ("+", "first"),
+        ("-", "w59999"),
+        ("+", "last"),
+    ]
+    assert "".join(t for op, t in runs if op != "+") == old
