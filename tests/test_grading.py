@@ -217,3 +217,84 @@ def test_claim_limited_to_named_sources(wh: Warehouse) -> None:
     wh.grade(T0)
     assert wh.claim("c")["grade"] == "reported"
     assert wh.con.execute("SELECT count(*) FROM claim_checks").fetchone()[0] == 1
+
+
+def test_a_claim_is_dated_only_by_the_checks_behind_its_grade(wh: Warehouse) -> None:
+    later = T0 + timedelta(days=2)
+    wh.catalog({"contra": None, "doc": None}, ["p", "t"])
+    sp, st = wh.fetch("p", T0), wh.fetch("t", later)
+    wh.check("contra", "p", sp, "changed", (5.0,))
+    wh.check("contra", "t", st, "confirmed")  # a later third party does not date it
+    wh.check("doc", "p", sp, "confirmed")
+    wh.check("doc", "t", st, "changed", (6.0,))  # nor does a later change elsewhere
+    wh.grade(later)
+    assert (wh.claim("contra")["grade"], wh.claim("contra")["checked_at"]) == ("contradicted", T0)
+    assert (wh.claim("doc")["grade"], wh.claim("doc")["checked_at"]) == ("documented", T0)
+
+
+def test_via_comes_from_the_newest_backing_check(wh: Warehouse) -> None:
+    wh.catalog({"c": None}, ["p", "p2"])
+    captured = T0 - timedelta(days=3)
+    wh.fetch("p", T0, "connect_error")
+    archived = wh.fetch("p", T0, "ok", body="old", via="archived", fetched_at=captured)
+    wh.check("c", "p", archived, "confirmed")
+    wh.check("c", "p2", wh.fetch("p2", T0), "confirmed")
+    wh.grade(T0)
+    assert (wh.record()["via"], wh.record()["checked_at"]) == ("live", T0)
+
+
+def test_one_claim_resting_on_an_archived_copy_makes_the_record_archived(wh: Warehouse) -> None:
+    wh.catalog({"a": ["p"], "b": ["p2"]}, ["p", "p2"])
+    wh.fetch("p", T0, "connect_error")
+    archived = wh.fetch("p", T0, "ok", body="old", via="archived", fetched_at=T0)
+    wh.check("a", "p", archived, "confirmed")
+    wh.check("b", "p2", wh.fetch("p2", T0), "confirmed")
+    wh.grade(T0)
+    assert wh.record()["via"] == "archived"
+
+
+def test_changed_values_come_from_the_newest_primary_before_any_third_party(
+    wh: Warehouse,
+) -> None:
+    wh.catalog({"c": None}, ["p", "p2", "t"])
+    wh.check("c", "p", wh.fetch("p", T0), "changed", (2500.0,))
+    wh.check("c", "p2", wh.fetch("p2", T0 + timedelta(hours=1)), "changed", (3000.0,))
+    wh.check("c", "t", wh.fetch("t", T0 + timedelta(hours=2)), "changed", (9.0,))
+    wh.grade(T0 + timedelta(hours=2))
+    assert wh.claim("c")["found_values"] == [3000.0]
+
+
+def test_an_unchecked_page_counts_as_absent_and_no_values_are_empty(wh: Warehouse) -> None:
+    wh.catalog({"c": None}, ["p", "t"])
+    wh.check("c", "p", wh.fetch("p", T0), "confirmed")
+    snap_t = wh.fetch("t", T0)  # fetched, never checked
+    wh.grade(T0)
+    rows = wh.con.execute(
+        "SELECT source_id, snapshot_id, outcome, found_values FROM claim_checks ORDER BY source_id"
+    ).fetchall()
+    assert rows[1] == ("t", snap_t, "absent", [])
+    assert rows[0][2:] == ("confirmed", [])
+    assert wh.claim("c")["found_values"] == []
+
+
+def test_history_notes_a_grade_that_comes_back(wh: Warehouse) -> None:
+    wh.catalog({"c": None}, ["p"])
+    wh.check("c", "p", wh.fetch("p", T0), "confirmed")
+    wh.grade(T0)
+    wh.check("c", "p", wh.fetch("p", T0 + timedelta(days=1), body="v2"), "changed", (1.0,))
+    wh.grade(T0 + timedelta(days=1))
+    wh.check("c", "p", wh.fetch("p", T0 + timedelta(days=2), body="v3"), "confirmed")
+    wh.grade(T0 + timedelta(days=2))
+    grades = wh.con.execute("SELECT grade FROM grade_history ORDER BY changed_at").fetchall()
+    assert [g for (g,) in grades] == ["documented", "contradicted", "documented"]
+
+
+def test_history_notes_freshness_that_comes_back(wh: Warehouse) -> None:
+    wh.catalog({"c": None}, ["p"])
+    wh.check("c", "p", wh.fetch("p", T0), "confirmed")
+    wh.grade(T0)
+    wh.grade(T0 + timedelta(days=16))  # stale
+    wh.fetch("p", T0 + timedelta(days=17))  # the same page again: checked, fresh
+    wh.grade(T0 + timedelta(days=17))
+    rows = wh.con.execute("SELECT freshness FROM grade_history ORDER BY changed_at").fetchall()
+    assert [f for (f,) in rows] == ["fresh", "stale", "fresh"]
