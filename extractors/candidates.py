@@ -146,7 +146,9 @@ def _clause(sentence: str, raw: str) -> str | None:
         quote = sentence[left:right]
         quote = quote[quote.find(" ") + 1 :] if left > start else quote
         quote = quote[: quote.rfind(" ")] if right < end else quote
-    quote = quote.strip(" ,;:—–(").rstrip(")")
+    quote = quote.strip(" ,;:—–(")
+    while quote.endswith(")") and quote.count(")") > quote.count("("):  # a clause cut at ")"
+        quote = quote[:-1].rstrip()
     quote = re.sub(r"[.!?]+$", "", quote).strip()
     if quote.count("(") > quote.count(")"):  # "3,200 miles (5,150 km": a figure restated
         cut = quote.rfind("(")
