@@ -5,7 +5,7 @@ to the figure ("$4,000 in GPU credits" -> "GPU credits", "2,226 papers" -> "pape
 Word lists, not a part-of-speech tagger: a phrase is the run of words next to the figure
 up to the first word that cannot be part of a noun phrase (a determiner after its
 start, a preposition, a conjunction, a verb form, an adverb) or a punctuation mark.
-tests/test_subjects.py measures precision and recall on hand-labelled sentences.
+tests/test_provenance.py measures precision and recall on hand-labelled sentences.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def subject_of(
             return " ".join(words)
     if kind is NumberKind.MONEY:
         m = re.match(r"\s+in\s+", after)
-        if m and not _MONEY_VERBS.search(before) and not re.search(r"\bfor\s+$", before):
+        if m and not _MONEY_VERBS.search(before) and not re.search(r"\bfor\s+$", before, re.I):
             words = _phrase(_skip_determiners(after[m.end() :]))
             return " ".join(words) if words else None
     if (kind in (NumberKind.MONEY, NumberKind.PERCENT, NumberKind.NUMBER) or measured) and re.match(
