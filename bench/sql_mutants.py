@@ -3,7 +3,7 @@ mutate: each mutant changes one operator, keyword, aggregate or literal in one f
 the fast tests run against it in a scratch copy of the tree. A mutant is killed when a
 test fails.
 
-    .venv/bin/python bench/sql_mutants.py [--workers 2] [--only grade.sql]
+    .venv/bin/python bench/sql_mutants.py [--workers 2] [--only sql/grade.sql]
 
 Prints every mutant that survived, then the score per file.
 """
@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = ["grade.sql", "pending_checks.sql", "review_candidates.sql"]
+# paths under warehouse/; a migration is mutated only inside the statement named after it
+FILES = [
+    "sql/grade.sql",
+    "sql/pending_checks.sql",
+    "sql/review_candidates.sql",
+    "migrations/001_init.sql",
+]
+REGIONS = {"migrations/001_init.sql": r"CREATE MACRO freshness_of\b[^;]*;"}
 TESTS = ["tests/test_grading.py", "tests/test_checks.py"]
 
 # (pattern, replacement): each match in a file, one at a time, is one mutant
@@ -76,6 +83,10 @@ def code_spans(sql: str) -> list[tuple[int, int]]:
 
 def mutants(name: str, sql: str) -> Iterator[Mutant]:
     spans = code_spans(sql)
+    if name in REGIONS:
+        region = re.search(REGIONS[name], sql)
+        assert region is not None, f"{name}: {REGIONS[name]} not found"
+        spans = [(max(a, region.start()), min(b, region.end())) for a, b in spans]
     seen = set()
     for pattern, repl in SWAPS:
         for m in re.finditer(pattern, sql, flags=re.IGNORECASE):
@@ -105,19 +116,19 @@ def parses(sql: str) -> bool:
 def scratch_tree(base: Path, mutant: Mutant) -> Path:
     """A tree of links to the project, with the one mutated SQL file written out."""
     root = Path(tempfile.mkdtemp(dir=base))
-    for entry in ROOT.iterdir():
-        if entry.name not in ("warehouse", ".venv", ".git", "mutants"):
-            (root / entry.name).symlink_to(entry)
-    (root / "warehouse").mkdir()
-    for entry in (ROOT / "warehouse").iterdir():
-        if entry.name != "sql":
-            (root / "warehouse" / entry.name).symlink_to(entry)
-    (root / "warehouse" / "sql").mkdir()
-    for entry in (ROOT / "warehouse" / "sql").iterdir():
-        if entry.name not in (mutant.file, "__pycache__"):
-            (root / "warehouse" / "sql" / entry.name).symlink_to(entry)
-    (root / "warehouse" / "sql" / mutant.file).write_text(mutant.text, encoding="utf-8")
+    folder, name = (Path("warehouse") / mutant.file).parent, Path(mutant.file).name
+    _link_all_but(ROOT, root, folder.parts[0])
+    _link_all_but(ROOT / "warehouse", root / "warehouse", folder.name)
+    _link_all_but(ROOT / folder, root / folder, name)
+    (root / folder / name).write_text(mutant.text, encoding="utf-8")
     return root
+
+
+def _link_all_but(source: Path, target: Path, but: str) -> None:
+    target.mkdir(exist_ok=True)
+    for entry in source.iterdir():
+        if entry.name not in (but, "__pycache__", ".venv", ".git", "mutants"):
+            (target / entry.name).symlink_to(entry)
 
 
 def killed(base: Path, mutant: Mutant) -> bool:
@@ -137,16 +148,14 @@ def killed(base: Path, mutant: Mutant) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--only", action="append", help="a file of warehouse/sql (repeatable)")
+    parser.add_argument("--only", action="append", help="a file under warehouse/ (repeatable)")
     args = parser.parse_args()
     files = args.only or FILES
     every = [
-        m
-        for f in files
-        for m in mutants(f, (ROOT / "warehouse" / "sql" / f).read_text(encoding="utf-8"))
+        m for f in files for m in mutants(f, (ROOT / "warehouse" / f).read_text(encoding="utf-8"))
     ]
     # the tests must pass on the unmutated tree, or every mutant would look killed
-    clean = Mutant(files[0], 0, "", "", (ROOT / "warehouse" / "sql" / files[0]).read_text())
+    clean = Mutant(files[0], 0, "", "", (ROOT / "warehouse" / files[0]).read_text())
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
