@@ -84,6 +84,11 @@ def test_later_sentences_rank_a_little_lower_down_to_a_floor() -> None:
         ("The research team of the programme had 5 seats three weeks later.", K.COUNT, 2.0),
         ("The research team had 5 seats for the programme, and much later more.", K.COUNT, 0.0),
         ("The lab was built 5 years ago by the research team of the programme.", K.MONEY, 0.0),
+        # the words just after the figure's first place in the sentence
+        ("The 5 seats given long ago went to the lab, and 5 seats more are open.", K.COUNT, 2.0),
+        # "ago" starting 28 characters after the figure: in the 30 looked at, but not whole
+        ("The research team of the programme had 5 seats " + "w" * 26 + " ago.", K.COUNT, 0.0),
+        ("The research team of the programme had 5 seats " + "w" * 25 + " ago.", K.COUNT, 2.0),
     ],
 )
 def test_narrative_time_just_after_a_count_or_duration_ranks_lower(
@@ -105,6 +110,26 @@ def test_a_status_has_its_own_weight() -> None:
         "status closed",
         "closed",
     )
+
+
+def test_a_figure_with_no_quote_does_not_stop_the_next() -> None:
+    lost = number(S, "9 desks")  # not in its sentence: no clause
+    other = "Applications for the research programme are open to all teams."
+    statuses = [StatusMention(Status.OPEN, "no such phrase", other)]
+    statuses.append(StatusMention(Status.OPEN, "are open", other))
+    found = page(f"{S} {other}", [lost, number(S, "5 seats")], statuses)
+    assert sorted(c.what for c in found) == ["count 5", "status open"]
+
+
+def test_a_score_of_exactly_nothing_is_not_offered() -> None:
+    text = S.replace("5 seats", "five seats")
+    assert page(text, [number(text, "five seats", K.DATE)]) == []  # 1.5 - 1.5
+
+
+def test_of_two_figures_with_one_quote_and_one_score_the_first_stays() -> None:
+    seats, desks = number(S, "5 seats", unit="seats"), number(S, "5 seats", unit="desks")
+    (c,) = page(S, [seats, desks])
+    assert c.what == "count 5 seats"
 
 
 def test_quotes_with_no_score_left_or_from_a_table_row_are_not_offered() -> None:
@@ -146,6 +171,8 @@ def test_one_quote_a_figure_best_first() -> None:
         ("In 2019 teams got 5 seats", 4.0, 3.0),  # short, with a year
         ("In 2019 the research teams got 5 seats", 4.0, 4.0),  # 30 characters or more
         ("In 1899 teams got 5 seats", 4.0, 4.0),
+        ("In 2019 the team got 5 seats!", 4.0, 3.0),  # 29 characters
+        ("In 2019 the teams got 5 seats!", 4.0, 4.0),  # 30
         ("In 20190 teams got 5 seats", 4.0, 4.0),
         ("In “2019” teams got 5 seats", 4.0, 1.5),
     ],
@@ -190,6 +217,25 @@ def test_score_adjustments(quote: str, base: float, score: float) -> None:
         ("Applications for the research programme ARE CLOSED for this year.", "are closed",
          "Applications for the research programme ARE CLOSED for this year"),
         ("No figure in this sentence at all, none.", "5 seats", None),
+        ("5 seats.", "5 seats", "5 seats"),  # the figure alone
+        ("The lab opens daily at 5 p.m.", "5 p.m.", None),  # its stop taken for the end
+        # a cut just before the figure starts its clause
+        ("Notes, 5 seats for every research team of the programme this year.", "5 seats",
+         "5 seats for every research team of the programme this year"),
+        # a clause of exactly MIN_QUOTE characters is not widened
+        ("Head words, teams get 5 seats in the lab now, tail words.", "5 seats",
+         "teams get 5 seats in the lab now"),
+        ("X-rays for 5 seats in the lab for every team of the programme.", "5 seats",
+         "X-rays for 5 seats in the lab for every team of the programme"),
+        # cut at the last unclosed bracket, before the figure's first place
+        ("Team (a) gets 5 seats for the lab (every year", "5 seats",
+         "Team (a) gets 5 seats for the lab"),
+        ("The lab has 5 seats for every team (or 5 seats", "5 seats",
+         "The lab has 5 seats for every team"),
+        ("The lab has 5 seats for every team, (or so", "5 seats",
+         "The lab has 5 seats for every team"),
+        ("The lab has 5 seats for every TAX (or so", "5 seats",
+         "The lab has 5 seats for every TAX"),
         # a figure only inside an unclosed bracket is a restatement
         ("The moon is 3,200 miles (5,150 km wide, or so the research says", "5,150 km", None),
         ("The moon is 3,200 miles wide (5,150 km", "3,200 miles", "The moon is 3,200 miles wide"),
@@ -202,6 +248,25 @@ def test_score_adjustments(quote: str, base: float, score: float) -> None:
 )  # fmt: skip
 def test_clauses(sentence: str, raw: str, quote: str | None) -> None:
     assert _clause(sentence, raw) == quote
+
+
+def test_a_clause_of_exactly_the_longest_quote_is_kept_whole() -> None:
+    clause = "Teams get 5 seats " + "x" * (MAX_QUOTE - 18)
+    assert len(clause) == MAX_QUOTE
+    assert _clause(clause, "5 seats") == clause
+    assert _clause(clause + "x", "5 seats") != clause + "x"
+
+
+def test_a_short_clause_widens_right_on_a_tie() -> None:
+    # widened right the quote would be as long as its left neighbour: right it goes
+    left, right = "left side words here abcdefghij", "right side words abcde"
+    assert len(left) == len("5 seats, ") + len(right)
+    sentence = f"P1, {left}, 5 seats, {right}, R3 tail."
+    assert _clause(sentence, "5 seats") == f"5 seats, {right}"
+    assert _clause(f"P1, {left}x, 5 seats, {right}, R3 tail.", "5 seats") == f"5 seats, {right}"
+    assert (
+        _clause(f"P1, {left[1:]}, 5 seats, {right}, R3 tail.", "5 seats") == f"{left[1:]}, 5 seats"
+    )
 
 
 def test_a_long_clause_is_cut_to_the_words_around_the_figure() -> None:

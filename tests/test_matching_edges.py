@@ -103,6 +103,10 @@ def test_the_closest_passage_needs_most_of_the_longest_words() -> None:
     quote = "extraordinary international registration participants applications teams month"
     page = "extraordinery internacional registracion participents aplications teams month"
     assert closest(quote, page) is None
+    # the five longest words count, not the five shortest
+    quote = "extraordinary international registration participants applications teams month grant"
+    page = "extraordinery internacional registracion participents aplications teams month grant"
+    assert closest(quote, page) is None
     # two of the five longest on the page: not tried; three: tried
     quote = "extraordinary international registration participants applications"
     two = "extraordinary international registracion participents aplications"

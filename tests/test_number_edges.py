@@ -116,6 +116,7 @@ TEXT = "First one is here. Second has it all. Third has it too. Last."
         ("Second", "Second has it all."),
         ("has it", "Second has it all."),  # the first place the words are
         ("it all", "Second has it all."),  # ending just before the stop
+        ("it all.", "Second has it all."),  # ending where the space after the stop begins
         ("all. Third", "Second has it all. Third has it too."),
         ("Last", "Last."),
         ("nowhere", None),

@@ -55,6 +55,8 @@ def test_nul_characters_are_dropped_before_parsing() -> None:
         ("<body><p>outside</p><article><p>the story</p></article></body>", "the story"),
         ("<html><head><title>T</title></head><body><p>the body</p></body></html>", "the body"),
         ("just text, no body", "just text, no body"),
+        # Python's own parser: what follows </body> is not put back into the body
+        ("<body><p>one</p></body><p>two</p>", "one"),
     ],
 )  # fmt: skip
 def test_the_fallback_reads_main_then_article_then_body(html: str, text: str) -> None:
