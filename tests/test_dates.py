@@ -53,6 +53,7 @@ def test_only_dates_between_1995_and_the_fetch_are_believed(day: date, believed:
         ("Published in the journal Nature\nPublished March 4, 2021", (D1, None)),
         ("Published 250 papers since 2020", (None, None)),  # a count and a year: no date
         ("The report was published March 4, 2021", (None, None)),  # not a line of its own
+        ("Updated March 3-5, 2022", (None, None)),  # a range dates nothing
     ],
 )
 def test_visible_published_and_updated_lines(text: str, expected: tuple) -> None:
@@ -62,6 +63,9 @@ def test_visible_published_and_updated_lines(text: str, expected: tuple) -> None
 def test_only_the_start_of_a_long_text_is_searched_for_lines() -> None:
     assert dates(text="x" * 19_990 + "\nPublished March 4, 2021") == (None, None)
     assert dates(text="x" * 19_960 + "\nPublished March 4, 2021") == (D1, None)
+    # cut in its year: the line reads "March 4, 202", which is no date of 2021
+    line = "\nPublished March 4, 2021"
+    assert dates(text="x" * (20_001 - len(line)) + line)[0] != D1
 
 
 def test_a_visible_line_outranks_json_ld_which_outranks_meta_and_time() -> None:

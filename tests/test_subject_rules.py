@@ -92,6 +92,8 @@ def test_skip_determiners(text: str, rest: str) -> None:
         ("only fee", True, []),
         ("fees weekly", True, ["fees"]),
         (" yearly fee", False, []),
+        (" early fee", False, []),  # five letters ending -ly: an adverb
+        ("fees fixed", True, ["fees"]),  # five letters ending -ed: a verb
         (" holy fee", False, ["holy", "fee"]),  # four letters: not an adverb
         ("attempted papers", True, ["attempted", "papers"]),
         ("papers attempted", True, ["papers"]),
