@@ -227,15 +227,12 @@ def test_score_adjustments(quote: str, base: float, score: float) -> None:
          "teams get 5 seats in the lab now"),
         ("X-rays for 5 seats in the lab for every team of the programme.", "5 seats",
          "X-rays for 5 seats in the lab for every team of the programme"),
-        # cut at the last unclosed bracket, before the figure's first place
-        ("Team (a) gets 5 seats for the lab (every year", "5 seats",
-         "Team (a) gets 5 seats for the lab"),
-        ("The lab has 5 seats for every team (or 5 seats", "5 seats",
-         "The lab has 5 seats for every team"),
-        ("The lab has 5 seats for every team, (or so", "5 seats",
-         "The lab has 5 seats for every team"),
-        ("The lab has 5 seats for every TAX (or so", "5 seats",
-         "The lab has 5 seats for every TAX"),
+        # widened past an opening bracket: cut at the last one left open, where the
+        # figure's first place is before it, and the separators before it dropped
+        ("Team (a) gets 5 seats (or desks for all", "5 seats", "Team (a) gets 5 seats"),
+        ("The 5 seats (or 5 seats", "5 seats", "The 5 seats"),
+        ("The 5 seats, (or so", "5 seats", "The 5 seats"),
+        ("The 5 seats TAX (or so", "5 seats", "The 5 seats TAX"),
         # a figure only inside an unclosed bracket is a restatement
         ("The moon is 3,200 miles (5,150 km wide, or so the research says", "5,150 km", None),
         ("The moon is 3,200 miles wide (5,150 km", "3,200 miles", "The moon is 3,200 miles wide"),

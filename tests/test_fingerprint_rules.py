@@ -60,6 +60,32 @@ def test_comments_scripts_and_styles_are_emptied() -> None:
     assert odd.segments == ["İstanbul", "c"]
 
 
+def test_every_comment_is_dropped_on_its_own() -> None:
+    assert fp.scan("<p>a</p><!-- x --><p>b</p><!-- y --><p>c</p>").segments == ["a", "b", "c"]
+
+
+def test_a_script_end_tag_left_open_ends_the_page() -> None:
+    assert fp.scan("<p>a</p><script>x</script").segments == ["a"]
+
+
+def test_text_before_the_first_block_is_a_block_of_its_own() -> None:
+    page = fp.scan("intro<p>Teams get credits</p>")
+    assert fp._blocks(page.parts) == [0, 1]
+    assert fp.kept_mask(page, "Teams get credits") == [False, True]
+
+
+def test_a_title_at_the_very_start_is_in_the_skeleton() -> None:
+    html = "<title>Nimbus</title><p>Teams get credits for the research challenge.</p>"
+    fingerprint = fp.make(html, "Teams get credits for the research challenge.")
+    assert fingerprint is not None
+    assert not fp.same_text(fingerprint, html.replace("Nimbus", "Nimbux"))  # same length
+
+
+def test_the_whole_text_of_an_unclosed_json_ld_block_counts() -> None:
+    ld = '<p>a</p><script type="application/ld+json">{"datePublished": "2026-01-01"}'
+    assert fp.scan(ld).skeleton != fp.scan(ld[:-1] + "]").skeleton
+
+
 def test_the_skeleton_holds_read_attributes_and_always_kept_text() -> None:
     base = fp.scan(PAGE).skeleton
     same = [

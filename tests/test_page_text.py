@@ -15,11 +15,13 @@ from extractors.page import extract_page
 from extractors.statuses import extract_statuses
 from extractors.text import (
     C_LOOKUP,
+    SHORT_TEXT,
     extract_main_text,
     fallback_text,
     parse_html,
     use_element_lookup,
 )
+from extractors.values import PageText
 
 FETCHED = datetime(2026, 11, 4, 6, 0, tzinfo=UTC)
 PARAGRAPH = "<p>" + "Credits are given to teams that apply before the deadline. " * 5 + "</p>"
@@ -80,6 +82,25 @@ def test_a_short_page_is_read_without_its_chrome() -> None:
     page = extract_main_text(html)
     assert (page.text, page.method) == ("Credits are closed.", "fallback")
     assert extract_main_text("  \n ").method == "empty"
+
+
+def test_a_short_page_whose_fallback_finds_nothing_keeps_trafilaturas_reading() -> None:
+    html = "<html><head><title>T</title></head><body><nav><p>Credits are closed.</p></nav>"
+    assert extract_main_text(html) == PageText("T", "Credits are closed.", "trafilatura")
+
+
+def test_a_page_of_exactly_the_short_length_is_trafilaturas() -> None:
+    paragraph = "Credits " + "x" * (SHORT_TEXT - 9) + "."
+    assert len(paragraph) == SHORT_TEXT
+    html = f"<html><body><main><p>{paragraph}</p></main></body></html>"
+    assert extract_main_text(html) == PageText(None, paragraph, "trafilatura")
+    shorter = f"<html><body><main><p>{paragraph[1:]}</p></main></body></html>"
+    assert extract_main_text(shorter).method == "fallback"
+
+
+def test_nul_characters_do_not_split_words() -> None:
+    text = extract_main_text("<html><body><p>cre\x00dits for every team</p></body></html>").text
+    assert text == "credits for every team"
 
 
 def test_extract_page_returns_every_reading() -> None:
