@@ -125,3 +125,10 @@ TEXT = "First one is here. Second has it all. Third has it too. Last."
 )
 def test_sentence_around(words: str, sentence: str | None) -> None:
     assert sentence_around(TEXT, words) == sentence
+
+
+def test_a_sentence_longer_than_the_limit_is_read_in_pieces() -> None:
+    text = "$5,000 in credits " + "and more words " * 200 + "for 7 teams"
+    found = [(n.kind.value, n.value) for n in extract_numbers(text, NOW)]
+    assert found[0] == ("money", 5000.0)
+    assert ("count", 7.0) in found
