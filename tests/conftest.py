@@ -18,6 +18,7 @@ os.environ.pop("EVIDENCE_DB", None)
 os.environ.pop("EVIDENCE_CONFIG", None)
 
 from servers import WebServer  # noqa: E402
+from store_support import Warehouse  # noqa: E402
 
 
 @pytest.fixture
@@ -25,6 +26,14 @@ def web() -> Iterator[WebServer]:
     server = WebServer().start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def wh(tmp_path: Path) -> Iterator[Warehouse]:
+    """A warehouse filled row by row through the store layer (tests/store_support.py)."""
+    w = Warehouse(tmp_path / "w.duckdb")
+    yield w
+    w.con.close()
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@ hand, so that each rule's effect is seen alone (test_candidates.py reads real pa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 import pytest
@@ -25,7 +26,9 @@ from extractors.values import NumberKind, QuotedNumber, Status, StatusMention
 K = NumberKind
 
 
-def page(text: str, numbers: list[QuotedNumber], statuses: list[StatusMention] = ()) -> list:
+def page(
+    text: str, numbers: Sequence[QuotedNumber], statuses: Sequence[StatusMention] = ()
+) -> list[Candidate]:
     extraction = PageExtraction(None, text, "test", tuple(numbers), tuple(statuses), fold(text))
     return candidates(extraction)
 

@@ -5,7 +5,6 @@ are held for a person's eye."""
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from store_support import T0, Warehouse
@@ -21,13 +20,6 @@ PAGES = {
     "near": "Welcome. Up to $300 in credit for every new account. Terms apply.",
     "none": "This page is about something else entirely.",
 }
-
-
-@pytest.fixture
-def wh(tmp_path: Path) -> Warehouse:
-    w = Warehouse(tmp_path / "w.duckdb")
-    yield w
-    w.con.close()
 
 
 def stored_checks(wh: Warehouse) -> dict[tuple[str, str], tuple]:

@@ -7,20 +7,11 @@ fetches, checks) in a real DuckDB file and reads the contract's views.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from pathlib import Path
 
 import pytest
 from store_support import T0, Warehouse
 
 from warehouse.db import set_now
-
-
-@pytest.fixture
-def wh(tmp_path: Path) -> Warehouse:
-    w = Warehouse(tmp_path / "w.duckdb")
-    yield w
-    w.con.close()
-
 
 # (outcome per source, expected claim grade); None = never fetched
 CLAIM_CASES = [

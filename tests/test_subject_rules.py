@@ -42,7 +42,7 @@ def subject(sentence: str, raw: str, kind: NumberKind, unit: str | None = None) 
         ("A period of 10 years applies.", "10 years", K.DURATION, "years", "period"),
         ("A fine of 10 years applies.", "10 years", K.DURATION, "years", None),
         ("A fine of $500 applies.", "$500", K.MONEY, None, "fine"),
-        ("Made of 500 parts in all.", "500 parts", K.COUNT, "parts", "parts in"[:5]),
+        ("Made of 500 parts in all.", "500 parts", K.COUNT, "parts", "parts"),
         # money "in" something: what it is, unless spent on or given for it
         ("Teams get $4,000 in the GPU credits.", "$4,000", K.MONEY, None, "GPU credits"),
         ("They invested $4,000 in GPU credits.", "$4,000", K.MONEY, None, None),
