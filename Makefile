@@ -26,7 +26,7 @@ demo: $(STAMP)
 # A Chromium for `render: browser` sources and their tests: one already there, else
 # Playwright's own (it downloads), else the system's chromium when running as root.
 browser: $(STAMP)
-	@$(BIN)/python -c "from flows.browser import find_browser; find_browser(None)" 2>/dev/null \
+	@$(BIN)/python -c "from flows.fetching import find_browser; find_browser(None)" 2>/dev/null \
 	  || timeout 600 $(BIN)/playwright install chromium >/dev/null 2>&1 \
 	  || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 	       && apt-get update -qq && DEBIAN_FRONTEND=noninteractive \

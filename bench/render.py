@@ -31,9 +31,9 @@ from corpus import load_corpus
 from refresh import TreeRss
 
 from extractors.encoding import decode_body
-from flows.attempts import FetchLimits, FetchRequest, Outcome
-from flows.fetch import fetch_batch
-from flows.guard import AddressGuard
+from extractors.values import Outcome, Render
+from flows.catalog import FetchSettings
+from flows.fetching import AddressGuard, FetchRequest, fetch_batch
 
 _LOADS = re.compile(
     r"<script\b.*?</script\s*>|<(?:link|iframe|embed|object|source|meta)\b[^>]*>",
@@ -120,10 +120,10 @@ def main() -> None:
     server = serve(contents)
     netloc = f"127.0.0.1:{server.server_address[1]}"
     requests = [
-        FetchRequest(f"http://{netloc}/shell/{n}", render="browser", obey_robots=False)
+        FetchRequest(f"http://{netloc}/shell/{n}", render=Render.BROWSER, obey_robots=False)
         for n in range(args.pages)
     ]
-    limits = FetchLimits(
+    limits = FetchSettings(
         timeout_s=30,
         concurrency=16,
         per_host=16,

@@ -11,8 +11,8 @@ from cli.card import render_card
 from cli.render import summary_table, table
 from cli.sample_server import SampleSite
 from cli.site import write_site
-from flows import clock
-from flows.config import load_catalog
+from flows.catalog import load_catalog
+from flows.runtime import clock
 from warehouse import queries
 from warehouse.db import connect
 from warehouse.lock import ensure_no_refresh
@@ -33,7 +33,7 @@ def write_demo_config(source: Path, target: Path, base_url: str) -> Path:
 
 
 def run_demo(db_flag: str | None, verbose: bool = False) -> int:
-    from flows.run import run_refresh
+    from flows.commands.run import run_refresh
 
     db = Path(db_flag or DEMO_DB)
     ensure_no_refresh(db)

@@ -16,8 +16,15 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 
 from cli.render import as_csv, as_json, summary_table, table
-from flows import clock
-from flows.config import Catalog, Settings, config_dir_from, load_catalog, load_settings, resolve_db
+from flows.catalog import (
+    Catalog,
+    Settings,
+    config_dir_from,
+    load_catalog,
+    load_settings,
+    resolve_db,
+)
+from flows.runtime import clock
 from warehouse import queries
 from warehouse.db import Connection, session
 from warehouse.errors import EvidenceError
@@ -180,7 +187,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     config_dir = config_dir_from(args.config)
     db = resolve_db(args.db, load_settings(config_dir))
     ensure_no_refresh(db)  # a second refresh exits at once, before Prefect starts
-    from flows.run import run_refresh
+    from flows.commands.run import run_refresh
 
     print(summary_table(run_refresh(config_dir, db, args.record, args.verbose)))
     return 0
@@ -240,7 +247,7 @@ def cmd_alerts(args: argparse.Namespace) -> int:
 
 
 def cmd_reextract(args: argparse.Namespace) -> int:
-    from flows.reextract import reextract
+    from flows.commands.reextract import reextract
 
     db = _db_for_reading(args)
     count, unkept = reextract(db, everything=args.all)
@@ -251,8 +258,8 @@ def cmd_reextract(args: argparse.Namespace) -> int:
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from flows.config import check_url
-    from flows.suggest import suggest
+    from flows.catalog import check_url
+    from flows.commands.suggest import suggest
 
     config_dir = config_dir_from(args.config)
     settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
@@ -263,7 +270,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     if args.record is None:
         print(suggest(url, settings.fetch, args.role or "primary", args.render), end="")
         return 0
-    from flows.suggest import add_to_record
+    from flows.commands.suggest import add_to_record
 
     catalog = load_catalog(config_dir)
     record = next((r for r in catalog.records if r.id == args.record), None)
@@ -300,7 +307,7 @@ def _day_arg(value: str) -> date:
 
 
 def cmd_gc(args: argparse.Namespace) -> int:
-    from flows.gc import collect
+    from flows.commands.gc import collect
 
     config_dir = config_dir_from(args.config)
     settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
@@ -347,7 +354,7 @@ def cmd_accept(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     db = resolve_db(args.db, catalog.settings)
-    from flows.serve import serve
+    from flows.commands.serve import serve
 
     return serve(catalog.config_dir, db, catalog.settings.schedule.cron, args.verbose)
 

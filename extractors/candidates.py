@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 
 from extractors.claims import match_claim, normalize_text
-from extractors.numbers import split_sentences
 from extractors.page import PageExtraction
+from extractors.sentences import split_sentences
 from extractors.values import CheckOutcome, NumberKind, QuotedNumber, StatusMention
 
 MIN_QUOTE = 32  # characters: a shorter clause is widened to its neighbours

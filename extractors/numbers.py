@@ -12,137 +12,35 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
+from extractors.lexicon import (
+    AMBIGUOUS_WORDS,
+    CURRENCY_CODES,
+    CURRENCY_SYMBOLS,
+    CURRENCY_WORDS,
+    DURATION_UNITS,
+    FUTURE_WORDS,
+    MEASURE_UNITS,
+    MONTHS,
+    NOT_NOUNS,
+    PAST_WORDS,
+    QUALIFIERS,
+    SCALES,
+    SIZE_UNITS,
+    WORD_NUMBERS,
+)
+from extractors.sentences import split_sentences
 from extractors.subjects import subject_of
 from extractors.values import NumberKind, QuotedNumber
 
-MONTHS = {
-    name: i + 1
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ]
-    )
-    for name in names
-}
-CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
-CURRENCY_CODES = ("USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "INR", "CNY", "SGD")
-CURRENCY_WORDS = {"dollars": "USD", "euros": "EUR", "euro": "EUR", "pounds": "GBP"}
-SCALES = {
-    "k": 1e3,
-    "thousand": 1e3,
-    "m": 1e6,
-    "mn": 1e6,
-    "million": 1e6,
-    "b": 1e9,
-    "bn": 1e9,
-    "billion": 1e9,
-}
-DURATION_UNITS = {
-    "second": "second",
-    "seconds": "second",
-    "sec": "second",
-    "secs": "second",
-    "minute": "minute",
-    "minutes": "minute",
-    "min": "minute",
-    "mins": "minute",
-    "hour": "hour",
-    "hours": "hour",
-    "hr": "hour",
-    "hrs": "hour",
-    "h": "hour",
-    "day": "day",
-    "days": "day",
-    "week": "week",
-    "weeks": "week",
-    "month": "month",
-    "months": "month",
-    "year": "year",
-    "years": "year",
-}
-SIZE_UNITS = ("KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB")
-# Units of measure (a "number", not a count of things): speed, length, area, mass, energy,
-# power, rates. Case is ignored; "m", "g" and "W" alone are left out (million, grams or a
-# name: too often something else).
-MEASURE_UNITS = (
-    "mph kph km/h kmh km kilometers kilometres kilometer kilometre miles mile meters metres "
-    "meter metre cm centimeters centimetres mm millimeters millimetres inches inch feet foot "
-    "ft yards yard kg kilograms kilogram grams gram lbs lb tons tonnes teraflops teraflop "
-    "tflops petaflops fps hz khz mhz ghz mah wh kwh mwh gwh kw mw gw watts watt volts "
-    "calories kcal acres acre hectares liters litres gallons degrees horsepower hp lb-ft "
-    "kbps mbps gbps megapixels"
-).split()
 _AREA = r"(?:square|sq\.?|cubic)\s"
-WORD_NUMBERS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-    "fifty": 50,
-    "hundred": 100,
-}
-QUALIFIERS = (
-    "up to",
-    "at least",
-    "at most",
-    "more than",
-    "less than",
-    "fewer than",
-    "over",
-    "under",
-    "about",
-    "around",
-    "approximately",
-    "roughly",
-    "nearly",
-    "almost",
-    "within",
-)
-# Words after a number that do not make it a count of something.
-NOT_NOUNS = frozenset(
-    "a an the of to and or in on at for by with from as is are was were be been it its this "
-    "that these those per than vs via if so but not no into onto out up "
-    "has have had is are was were gets get got does do did can will would may might must "
-    "should could says said makes made more less only isn aren wasn weren doesn don didn "
-    "based plus under over after since while which who each all also just still then there "
-    "here where when what de la el del da do des der die das und et".split()
-)
 _AGE = re.compile(r"[\s-]old\b", re.I)
 # the number follows a capitalised word ("The", "iPhone", "GeForce")
 _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
-# Written-out numbers that also work as words ("one of", "one has") are not figures.
-AMBIGUOUS_WORDS = frozenset({"one"})
-
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 # Continental money: "€2.499,00", "1.000.000", "12,50" (dot thousands, comma decimals).
 _EU_NUM = r"\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
 # A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
 _RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
-# The word before a year-less date that points forward ("until 15 January") or back.
-FUTURE_WORDS = frozenset({"until", "till", "by", "before", "from", "starting", "through", "due"})
-PAST_WORDS = frozenset({"since", "last", "was", "were", "ago"})
 _START = r"(?<![\w.\-/])"  # not glued to a word: H100, v5e-4, GPT-4
 _SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion)\b"
 _QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
@@ -313,59 +211,6 @@ HINTS: list[Hint | None] = [
     None,  # counts: any number before a word
 ]
 assert len(HINTS) == len(PATTERNS)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9$€£])|\n+")
-
-
-# A full stop that ends an abbreviation, not a sentence: "Oct. 26", "No. 3", "W. M. Keck".
-_ABBREVIATION = re.compile(
-    r"(?:^|[\s(])(?:[A-Z]|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|no|nos|mr|mrs|"
-    r"ms|dr|st|vs|gov|sen|rep|gen|lt|col|jr|sr|prof)\.?)\.$",
-    re.I,
-)
-
-
-def _abbreviated(sentence: str) -> bool:
-    return _ABBREVIATION.search(sentence, max(0, len(sentence) - 8)) is not None
-
-
-def split_sentences(text: str) -> list[str]:
-    sentences: list[str] = []
-    start, glued = 0, False
-    for m in _SENTENCE_END.finditer(text):
-        piece = text[start : m.start()].strip()
-        start = m.end()
-        if glued and sentences:  # the stop before this piece ended an abbreviation
-            sentences[-1] = f"{sentences[-1]} {piece}".strip()
-        elif piece:
-            sentences.append(piece)
-        glued = "\n" not in m.group() and bool(sentences) and _abbreviated(sentences[-1])
-    piece = text[start:].strip()
-    if glued and sentences:
-        sentences[-1] = f"{sentences[-1]} {piece}".strip()
-    elif piece:
-        sentences.append(piece)
-    return sentences
-
-
-def sentence_around(text: str, words: str | None) -> str | None:
-    """The sentence (or sentences) of `text` that hold `words`, or None when they are not
-    in it."""
-    if not words:
-        return None
-    at = text.find(words)
-    if at < 0:
-        return None
-    end = at + len(words)
-    start, stop = 0, len(text)
-    for m in _SENTENCE_END.finditer(text):
-        if m.end() <= at:
-            start = m.end()
-        elif m.start() >= end:
-            stop = m.start()
-            break
-    return text[start:stop].strip()
-
-
 MAX_FIGURES = 5000  # per page: a page of a million numbers is not a page of figures
 MAX_SENTENCE = 2000  # characters; a longer "sentence" (a wall of text) is read in pieces
 _DIGIT = re.compile(r"\d")

@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
-SOFT_404 = "soft_404"
-BLOCKED = "blocked"
+from extractors.values import Outcome
+
 _HEAD_LIMIT = 300_000  # bytes of HTML looked at for titles, headings and markers
 _TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.I | re.S)
 _H1 = re.compile(r"<h1[^>]*>(.*?)</h1\s*>", re.I | re.S)
@@ -45,7 +45,7 @@ _NEEDS_JS = re.compile(r"enable javascript|requires javascript|javascript (?:is 
 
 @dataclass(frozen=True, slots=True)
 class SoftFailure:
-    outcome: str  # soft_404 | blocked
+    outcome: Outcome  # soft_404 or blocked
     reason: str
 
 
@@ -120,25 +120,25 @@ def classify_response(
     head = html[:_HEAD_LIMIT]
     title = _clean(_first(_TITLE, head))
     if title in s.blocked_titles:
-        return SoftFailure(BLOCKED, f"challenge page (HTTP {status}): title {title!r}")
+        return SoftFailure(Outcome.BLOCKED, f"challenge page (HTTP {status}): title {title!r}")
     marker = _marker(head, utf8, s)
     # Captcha widgets and bot-management scripts sit on normal pages too (comment forms,
     # newsletters): a marker makes a wall only on a page with next to no text of its own.
     if marker is not None and _visible_chars(head) < WALL_TEXT:
-        return SoftFailure(BLOCKED, f"challenge page (HTTP {status}): {marker!r}")
+        return SoftFailure(Outcome.BLOCKED, f"challenge page (HTTP {status}): {marker!r}")
     if status >= 400:
         return None  # a plain error status is an http_error, not a soft one
     if not expect_redirect and final_url != url:
         before, after = urlsplit(url), urlsplit(final_url)
         path = after.path.lower().rstrip("/")
         if before.path.rstrip("/") and not path and not after.query:
-            return SoftFailure(SOFT_404, f"redirected to the site root: {final_url}")
+            return SoftFailure(Outcome.SOFT_404, f"redirected to the site root: {final_url}")
         if path in s.not_found_paths or "404" in after.query:
-            return SoftFailure(SOFT_404, f"redirected to a not-found page: {final_url}")
+            return SoftFailure(Outcome.SOFT_404, f"redirected to a not-found page: {final_url}")
     heading = _clean(_first(_H1, head))
     for label, text in (("title", title), ("heading", heading)):
         if text and _says_not_found(text, s):
-            return SoftFailure(SOFT_404, f"not-found page by its {label}: {text!r}")
+            return SoftFailure(Outcome.SOFT_404, f"not-found page by its {label}: {text!r}")
     return None
 
 

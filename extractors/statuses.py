@@ -9,7 +9,7 @@ from importlib import resources
 import yaml
 
 from extractors.claims import fold
-from extractors.numbers import split_sentences
+from extractors.sentences import split_sentences
 from extractors.values import Status, StatusMention
 
 NEGATIONS = ("not", "no", "never", "n't", "nor", "without")

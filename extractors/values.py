@@ -28,6 +28,44 @@ class CheckOutcome(StrEnum):
     ABSENT = "absent"
 
 
+class Outcome(StrEnum):
+    """A fetch attempt's outcome (CONTRACT.md, "Fetch outcomes"): the fetchers decide most,
+    the soft-failure rules (extractors/soft.py) decide soft_404 and blocked."""
+
+    OK = "ok"
+    NOT_MODIFIED = "not_modified"
+    HTTP_ERROR = "http_error"
+    TIMEOUT = "timeout"
+    DNS_ERROR = "dns_error"
+    CONNECT_ERROR = "connect_error"
+    TLS_ERROR = "tls_error"
+    TOO_LARGE = "too_large"
+    BAD_CONTENT = "bad_content"
+    REDIRECT_LOOP = "redirect_loop"
+    ROBOTS_DISALLOWED = "robots_disallowed"
+    SOFT_404 = "soft_404"
+    BLOCKED = "blocked"
+    BROWSER_UNAVAILABLE = "browser_unavailable"  # a browser source, and no browser to start
+
+    @property
+    def success(self) -> bool:
+        return self in (Outcome.OK, Outcome.NOT_MODIFIED)
+
+
+class Render(StrEnum):
+    """How a page is loaded: its body as fetched, or the document a browser rendered."""
+
+    HTTP = "http"
+    BROWSER = "browser"
+
+
+class Via(StrEnum):
+    """Where a snapshot's content came from: the live page, or the archive fallback."""
+
+    LIVE = "live"
+    ARCHIVED = "archived"
+
+
 class NumberKind(StrEnum):
     MONEY = "money"
     PERCENT = "percent"

@@ -13,20 +13,20 @@ import ctypes
 import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from prefect.futures import PrefectFuture
 
 from extractors.page import EXTRACTOR_VERSION
-from flows import clock
-from flows.attempts import Attempt, FetchLimits, FetchRequest, last_live
+from extractors.values import Render
+from flows.catalog import FetchSettings
 from flows.checks import check_claims
-from flows.cluster import Extraction
-from flows.console import progress
-from flows.planning import Plan
-from flows.tasks import Sealed, fetch_sources, render_pages
-from flows.worker import Extracted
+from flows.fetching import Attempt, FetchRequest, last_live
+from flows.planning import Plan, Target
+from flows.reading import Extracted
+from flows.runtime import Sealed, clock, progress
+from flows.tasks import Extraction, fetch_sources, render_pages
 from warehouse import pages, store
 from warehouse.db import Connection, session
 from warehouse.rows import FetchRow, SourceState
@@ -67,7 +67,7 @@ def store_sources(
     run_id: str,
     plan: Plan,
     quotes: Mapping[str, tuple[str, ...]],
-    limits: FetchLimits,
+    limits: FetchSettings,
     states: dict[tuple[str, str], SourceState],
     extraction: Extraction | None = None,
 ) -> Stored:
@@ -101,14 +101,14 @@ def store_sources(
 
 
 def _fetched_batches(
-    requests: Sequence[FetchRequest], limits: FetchLimits
+    requests: Sequence[FetchRequest], limits: FetchSettings
 ) -> Iterator[tuple[list[FetchRequest], Sealed[tuple[Results, float]]]]:
     """Each batch with what its fetch brought: the HTTP batches in turn, each fetched while
     the one before is handled, then the pages rendered in the browser alongside them all.
     The results come sealed, so that this generator keeps none of their bodies."""
-    rendered = [r for r in requests if r.render == "browser"]
+    rendered = [r for r in requests if r.render is Render.BROWSER]
     rendering = render_pages.submit(Sealed(rendered), limits) if rendered else None
-    batcher = Batches([r for r in requests if r.render != "browser"], BATCH_SIZE)
+    batcher = Batches([r for r in requests if r.render is not Render.BROWSER], BATCH_SIZE)
     first = batcher.next()
     pending = (first, fetch_sources.submit(Sealed(first), limits)) if first else None
     while pending is not None:
@@ -137,7 +137,7 @@ def _read_new_pages(
     (304s, failures, pages already read). Each goes with the fingerprint of its source's
     newest snapshot, so that a body that changed only outside its main text is not read."""
     finals = [attempts[-1] for attempts in results.values()]
-    hashes = {a.digest for a in finals if a.digest is not None}
+    hashes = {a.content_hash for a in finals if a.content_hash is not None}
     if not hashes:
         return None
     prior: dict[str, str] = {}  # URL -> the page of its source's newest snapshot
@@ -153,7 +153,7 @@ def _read_new_pages(
         prints = pages.fingerprints(con, prior.values(), EXTRACTOR_VERSION)
     previous = {url: (h, prints.get(h, b"")) for url, h in prior.items()}
     batch_quotes = {r.url: quotes[r.url] for r in batch if r.url in quotes}
-    reads = [a for a in finals if a.digest in wanted]  # only the bodies to read travel
+    reads = [a for a in finals if a.content_hash in wanted]  # only the bodies to read travel
     return extraction.submit(Sealed((reads, wanted, batch_quotes, previous)))
 
 
@@ -191,7 +191,7 @@ def _write_batch(
     new_pages = [e.page for e in extracted if e.page is not None]
     same_as = {e.digest: e.same_as for e in extracted if e.same_as is not None}
     known = {(e.digest, q): c for e in extracted for q, c in e.checks}
-    digests = {a.digest for attempts in results.values() for a in attempts if a.digest}
+    digests = {a.content_hash for tries in results.values() for a in tries if a.content_hash}
     added = store.write_fetches(con, run_id, new_pages, fetch_rows(results, plan), states, same_as)
     checks = 0
     if added:  # (claims left unchecked on older snapshots wait for the grading step)
@@ -205,27 +205,24 @@ def _write_batch(
 def fetch_rows(results: Results, plan: Plan) -> list[FetchRow]:
     """Every attempt, once per (record, source) that the URL answers for."""
     return [
-        FetchRow(
-            record_id=t.record_id,
-            source_id=t.source_id,
-            url=url,
-            started_at=a.started_at,
-            elapsed_ms=a.elapsed_ms,
-            outcome=a.outcome.value,
-            http_status=a.http_status,
-            error=a.error,
-            via=a.via,
-            fetched_at=a.fetched_at,
-            content_hash=a.digest,
-            etag=a.etag,
-            last_modified=a.last_modified,
-            final_url=a.final_url,
-            render=a.render,
-        )
+        fetch_row(a, t)
         for url, attempts in results.items()
         for t in plan.targets[url]
         for a in attempts
     ]
+
+
+# What a fetch row holds is FetchRow's to say; an attempt has every one of those fields
+# but the (record, source) it answers for.
+_ROW_FIELDS = tuple(f.name for f in fields(FetchRow) if f.name not in ("record_id", "source_id"))
+
+
+def fetch_row(attempt: Attempt, target: Target) -> FetchRow:
+    return FetchRow(
+        record_id=target.record_id,
+        source_id=target.source_id,
+        **{name: getattr(attempt, name) for name in _ROW_FIELDS},
+    )
 
 
 def _give_back_memory() -> None:
@@ -282,5 +279,5 @@ class Batches:
         """Weigh conditional requests by how many of this batch's brought a body."""
         conditional = [r for r in batch if r.conditional]
         if conditional:
-            bodies = sum(results[r.url][-1].digest is not None for r in conditional)
+            bodies = sum(results[r.url][-1].content_hash is not None for r in conditional)
             self.weight = max(self.MIN_WEIGHT, bodies / len(conditional))

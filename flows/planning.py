@@ -8,8 +8,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from flows.attempts import FetchRequest
-from flows.config import Catalog, Record
+from extractors.values import Render
+from flows.catalog import Catalog, Record
+from flows.fetching import FetchRequest
 from warehouse.rows import ClaimRow, RecordRow, SourceRow, SourceState
 
 
@@ -64,7 +65,7 @@ def plan_requests(
     records: Iterable[Record],
     states: dict[tuple[str, str], SourceState],
     obey_robots: bool,
-    render: str = "http",
+    render: Render = Render.HTTP,
 ) -> Plan:
     """One request per distinct URL; conditional only when every source of it agrees and
     it is fetched over HTTP; rendered in a browser when any source of it asks."""
@@ -80,7 +81,7 @@ def plan_requests(
             wants = obey_robots if source.obey_robots is None else source.obey_robots
             obey[url] = obey.get(url, False) or wants
             redirects[url] = redirects.get(url, False) or source.expect_redirect
-            browser[url] = browser.get(url, False) or (source.render or render) == "browser"
+            browser[url] = browser.get(url, False) or (source.render or render) is Render.BROWSER
             wait_for[url] = wait_for.get(url) or source.wait_for
     requests = []
     for url, ts in targets.items():
@@ -93,7 +94,7 @@ def plan_requests(
                 last_modified=state.last_modified if state else None,
                 obey_robots=obey[url],
                 expect_redirect=redirects[url],
-                render="browser" if browser[url] else "http",
+                render=Render.BROWSER if browser[url] else Render.HTTP,
                 wait_for=wait_for[url] if browser[url] else None,
             )
         )

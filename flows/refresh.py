@@ -1,8 +1,8 @@
 """The refresh flow: fetch, snapshot, extract, check, grade and alert, as numbered steps.
 
-Each step is a function of a sibling module: planning.py (what to fetch), pipeline.py
-(fetch, read and store batch by batch), tasks.py (the Prefect tasks), checks.py and
-alerting.py.
+Each step is a function of the spine beside it (planning.py: what to fetch; pipeline.py:
+fetch, read and store batch by batch; tasks.py: the Prefect tasks; checks.py) or of a
+room below (fetching/, reading/, alerting/, catalog/, runtime/).
 """
 
 from __future__ import annotations
@@ -16,16 +16,13 @@ from prefect import Flow, flow
 from prefect.states import Cancelled
 from prefect.task_runners import ThreadPoolTaskRunner
 
-from flows import clock
 from flows.alerting import notify_flow_failure
-from flows.artifacts import publish
-from flows.attempts import FetchLimits
-from flows.cluster import check_scheduler, extraction
-from flows.config import Settings, load_catalog, resolve_db
-from flows.console import progress
+from flows.catalog import Settings, load_catalog, resolve_db
 from flows.pipeline import store_sources
 from flows.planning import catalog_rows, plan_requests, quotes_by_url
-from flows.tasks import Sealed, check_and_grade, send_alerts
+from flows.reading import check_scheduler, cluster_runner
+from flows.runtime import Sealed, clock, progress, publish
+from flows.tasks import Extraction, check_and_grade, send_alerts
 from warehouse import queries, store
 from warehouse.alerts import evidence_state
 from warehouse.db import session
@@ -35,7 +32,7 @@ from warehouse.lock import refresh_lock
 
 # The flow's own tasks (fetch batches, the browser batch, extract-pages handing batches to
 # the process pool) run in a few threads; with `task_runner: dask` the extract-pages tasks
-# go to the cluster instead (flows/cluster.py).
+# go to the cluster instead (flows/reading/cluster.py).
 @flow(
     name="evidence-refresh",
     log_prints=False,
@@ -63,7 +60,9 @@ def refresh_flow(
             # flow types know results only, not states.
             return Cancelled(message=str(e))  # type: ignore[return-value]
         # Where pages are read (a Dask cluster answers before anything is written).
-        extracting = held.enter_context(extraction(catalog.settings, Path(config_dir)))
+        extracting = Extraction(
+            held.enter_context(cluster_runner(catalog.settings, Path(config_dir)))
+        )
         run_id = uuid.uuid4().hex
         # 1. Note the evidence as it stands (alerts compare with it); store the catalog as
         #    loaded; plan one request per distinct URL.
@@ -80,7 +79,7 @@ def refresh_flow(
             run_id,
             plan,
             quotes_by_url(selected),
-            FetchLimits.of(catalog.settings.fetch),
+            fetch,
             states,
             extracting,
         )

@@ -7,49 +7,22 @@ requests, attempts and quotes looking for futures to wait on.
 from __future__ import annotations
 
 import time
-import uuid
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any
 
 from prefect import task
 from prefect.cache_policies import NONE
+from prefect.futures import PrefectFuture
 
-from flows import clock
 from flows.alerting import raise_and_deliver
-from flows.attempts import Attempt, FetchLimits, FetchRequest
+from flows.catalog import AlertSettings, FetchSettings
 from flows.checks import check_claims, review_snapshots
-from flows.config import AlertSettings
-from flows.console import progress
-from flows.extraction import extract_batch
-from flows.fetch import fetch_batch
-from flows.worker import Extracted
+from flows.fetching import Attempt, FetchRequest, fetch_batch
+from flows.reading import Extracted, extract_batch
+from flows.runtime import Sealed, clock, progress
 from warehouse import pages, store
 from warehouse.alerts import EvidenceState
 from warehouse.db import session
-
-T = TypeVar("T")
-
-
-class Sealed(Generic[T]):
-    """A task parameter or result handed over as one opaque value."""
-
-    __slots__ = ("token", "value")
-
-    def __init__(self, value: T) -> None:
-        self.value = value
-        self.token = uuid.uuid4().hex
-
-    def __dask_tokenize__(self) -> str:
-        """Dask names a task by a hash of its arguments, made by pickling them (twice, and
-        reading them back): a batch of bodies, copied for a name. Each one is new."""
-        return self.token
-
-    def take(self) -> T:
-        """The value, handed over: the wrapper keeps nothing (Prefect may keep the wrapper,
-        as a finished task's parameter or result, for as long as the flow runs)."""
-        value = self.value
-        self.value = None  # type: ignore[assignment]  # emptied on purpose, never read again
-        return value
 
 
 @task(
@@ -60,7 +33,7 @@ class Sealed(Generic[T]):
     cache_result_in_memory=False,
 )
 def fetch_sources(
-    requests: Sealed[list[FetchRequest]], limits: FetchLimits
+    requests: Sealed[list[FetchRequest]], limits: FetchSettings
 ) -> Sealed[tuple[dict[str, list[Attempt]], float]]:
     """One batch, in a task thread (no task timeout there: each attempt has its own limit);
     its attempts by URL, and the seconds it took."""
@@ -69,14 +42,14 @@ def fetch_sources(
 
 @task(name="render-pages", cache_policy=NONE, cache_result_in_memory=False)
 def render_pages(
-    requests: Sealed[list[FetchRequest]], limits: FetchLimits
+    requests: Sealed[list[FetchRequest]], limits: FetchSettings
 ) -> Sealed[tuple[dict[str, list[Attempt]], float]]:
     """Every `render: browser` source of the refresh, in one browser (a task thread)."""
     return _timed_fetch(requests.value, limits)
 
 
 def _timed_fetch(
-    requests: list[FetchRequest], limits: FetchLimits
+    requests: list[FetchRequest], limits: FetchSettings
 ) -> Sealed[tuple[dict[str, list[Attempt]], float]]:
     started = time.monotonic()
     results = fetch_batch(requests, limits, clock.now)
@@ -99,6 +72,19 @@ def extract_pages(
     extracted = extract_batch(attempts, wanted, quotes, workers=workers, previous=previous)
     batch.take()  # the bodies, let go once read (kept until then for a retry)
     return Sealed(extracted)
+
+
+class Extraction:
+    """Submits the extract-pages task of one batch where the settings say pages are
+    read: the flow's own task runner, or a started DaskTaskRunner (flows/reading)."""
+
+    def __init__(self, runner: Any = None) -> None:
+        self.runner = runner
+
+    def submit(self, batch: Sealed[ExtractInput]) -> PrefectFuture:
+        if self.runner is None:
+            return extract_pages.submit(batch)
+        return self.runner.submit(extract_pages, {"batch": batch, "workers": 1})
 
 
 @task(

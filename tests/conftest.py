@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from flows.prefect_server import configure_prefect  # noqa: E402
+from flows.runtime import configure_prefect  # noqa: E402
 
 configure_prefect()
 os.environ.pop("EVIDENCE_NOW", None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from flows.tasks import Sealed
+from flows.runtime import Sealed
 
 UNPICKLES = "EVIDENCE_TEST_UNPICKLES"  # a file: one line (a pid) per batch unpickled
 

@@ -67,7 +67,7 @@ def wait_paused(pause: Path, name: str, proc: object = None, timeout: float = 12
 
 def browser_found() -> bool:
     """Whether a Chromium for `render: browser` can be started here."""
-    from flows.browser import find_browser
+    from flows.fetching import find_browser
 
     try:
         import playwright  # noqa: F401

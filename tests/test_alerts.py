@@ -294,7 +294,7 @@ def test_the_outbox_serves_each_channel_and_gives_up_after_its_cap(
     is queued once per channel; the good one gets it at once; the slow one costs its
     timeout, not the run; the refusing one is tried each run until MAX_ATTEMPTS, then left."""
     from flows.alerting import raise_and_deliver
-    from flows.config import AlertSettings
+    from flows.catalog import AlertSettings
     from warehouse import alerts
     from warehouse.db import session
 

@@ -70,7 +70,7 @@ def test_artifacts_on_a_real_prefect_server(
 
     import httpx
 
-    from flows.prefect_server import local_server
+    from flows.runtime import local_server
 
     web.routes["/p"] = Page(PAGE.format(amount="$2,000"))
     config, _ = one_source_catalog(

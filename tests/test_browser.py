@@ -11,13 +11,13 @@ import pytest
 from servers import Page, WebServer
 from support import require_browser, write_config
 
-from flows.attempts import FetchLimits, FetchRequest, Outcome
-from flows.fetch import fetch_batch
-from flows.guard import AddressGuard
+from extractors.values import Outcome, Render
+from flows.catalog import FetchSettings
+from flows.fetching import AddressGuard, FetchRequest, fetch_batch
 
 require_browser()
 
-LIMITS = FetchLimits(timeout_s=8.0, retries=0, user_agent="evidence-test", browser_concurrency=2)
+LIMITS = FetchSettings(timeout_s=8.0, retries=0, user_agent="evidence-test", browser_concurrency=2)
 FROM_JSON = """<html><head><title>Credits</title></head><body><div id="root">Loading…</div>
 <script>
 setTimeout(async () => {
@@ -56,13 +56,15 @@ def site(web: WebServer) -> Iterator[WebServer]:
 
 
 def render(url: str, guard: AddressGuard | None = None, wait_for: str | None = None) -> list:
-    out = fetch_batch([FetchRequest(url, render="browser", wait_for=wait_for)], LIMITS, now, guard)
+    out = fetch_batch(
+        [FetchRequest(url, render=Render.BROWSER, wait_for=wait_for)], LIMITS, now, guard
+    )
     return out[url]
 
 
 def test_text_from_a_json_endpoint_is_in_the_rendered_page(site: WebServer) -> None:
     (a,) = render(site.url("/app"))
-    assert a.outcome is Outcome.OK and a.render == "browser" and a.http_status == 200
+    assert a.outcome is Outcome.OK and a.render is Render.BROWSER and a.http_status == 200
     assert "$4,000 in GPU credits" in a.text and "Loading" not in a.text
     assert site.hits["/api/credits"] == 1
     assert site.hits["/pixel.png"] == 0  # images are never loaded
@@ -70,7 +72,7 @@ def test_text_from_a_json_endpoint_is_in_the_rendered_page(site: WebServer) -> N
 
 def test_http_sees_only_the_shell(site: WebServer) -> None:
     (a,) = fetch_batch([FetchRequest(site.url("/app"))], LIMITS, now)[site.url("/app")]
-    assert a.outcome is Outcome.OK and a.render == "http"
+    assert a.outcome is Outcome.OK and a.render is Render.HTTP
     assert "$4,000" not in a.text and site.hits["/api/credits"] == 0
 
 
@@ -81,10 +83,10 @@ def test_wait_for_waits_for_its_element(site: WebServer) -> None:
 
 
 def test_a_page_that_never_settles_times_out(site: WebServer) -> None:
-    limits = FetchLimits(timeout_s=3.0, retries=0, user_agent="t", browser_concurrency=1)
+    limits = FetchSettings(timeout_s=3.0, retries=0, user_agent="t", browser_concurrency=1)
     url = site.url("/restless")
-    (a,) = fetch_batch([FetchRequest(url, render="browser")], limits, now)[url]
-    assert a.outcome is Outcome.TIMEOUT and a.render == "browser"
+    (a,) = fetch_batch([FetchRequest(url, render=Render.BROWSER)], limits, now)[url]
+    assert a.outcome is Outcome.TIMEOUT and a.render is Render.BROWSER
 
 
 def test_the_main_document_status_decides(site: WebServer) -> None:
@@ -125,9 +127,11 @@ def test_a_public_page_cannot_reach_a_private_address(site: WebServer) -> None:
 def test_no_browser_is_an_outcome_not_a_crash(
     site: WebServer, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    limits = FetchLimits(timeout_s=5.0, retries=0, browser_path="/nonexistent/chromium")
+    limits = FetchSettings(timeout_s=5.0, retries=0, browser_path="/nonexistent/chromium")
     urls = [site.url("/app"), site.url("/late")]
-    out = fetch_batch([FetchRequest(urls[0], render="browser"), FetchRequest(urls[1])], limits, now)
+    out = fetch_batch(
+        [FetchRequest(urls[0], render=Render.BROWSER), FetchRequest(urls[1])], limits, now
+    )
     assert out[urls[0]][-1].outcome is Outcome.BROWSER_UNAVAILABLE
     assert out[urls[1]][-1].outcome is Outcome.OK  # the HTTP source as usual
     err = capfd.readouterr().err

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.config import load_catalog, parse_duration
+from flows.catalog import load_catalog, parse_duration
 from warehouse.errors import ConfigError
 
 GOOD = """\

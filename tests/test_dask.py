@@ -137,7 +137,7 @@ def settings(address: str | None = None) -> str:
 
 def refresh(config: Path, db: Path, monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     from flows import pipeline
-    from flows.config import load_settings
+    from flows.catalog import load_settings
     from flows.refresh import configured_flow
 
     monkeypatch.setenv("EVIDENCE_NOW", AT.isoformat())
@@ -191,7 +191,7 @@ def test_a_refresh_on_the_cluster_stores_what_threads_store(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from flows import pipeline
-    from flows.tasks import Sealed
+    from flows.runtime import Sealed
 
     address = cluster.scheduler_address  # type: ignore[attr-defined]
     config = catalog(tmp_path, corpus_web, settings(address))
@@ -287,8 +287,8 @@ def test_an_unreachable_scheduler_stops_the_refresh_before_it_writes(tmp_path: P
 def test_without_prefect_dask_the_setting_says_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from flows.cluster import check_scheduler
-    from flows.config import Settings
+    from flows.catalog import Settings
+    from flows.reading import check_scheduler
     from warehouse.errors import ConfigError
 
     monkeypatch.setitem(sys.modules, "prefect_dask", None)  # as if not installed

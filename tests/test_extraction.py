@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from extractors.claims import match_claim
-from extractors.values import CheckOutcome
-from flows.attempts import Attempt, Outcome
-from flows.extraction import extract_batch
+from extractors.values import CheckOutcome, Outcome
+from flows.fetching import Attempt
+from flows.reading import extract_batch
 from warehouse import bodies
 
 PAGE = """<html><head><title>Credits</title></head><body><article>
@@ -23,13 +23,13 @@ PAGE = """<html><head><title>Credits</title></head><body><article>
 def attempt(url: str, body: str) -> Attempt:
     raw = body.encode()
     return Attempt(
-        url,
-        datetime(2026, 11, 30, tzinfo=UTC),
-        5,
-        Outcome.OK,
-        200,
+        url=url,
+        started_at=datetime(2026, 11, 30, tzinfo=UTC),
+        elapsed_ms=5,
+        outcome=Outcome.OK,
+        http_status=200,
         body=raw,
-        digest=hashlib.sha256(raw).hexdigest(),
+        content_hash=hashlib.sha256(raw).hexdigest(),
         content_type="text/html",
         encoding="utf-8",
     )
@@ -45,11 +45,11 @@ def test_each_page_read_once_with_its_quotes_checked(workers: int) -> None:
         same_body.url: ("First place: $2,000",),
         other.url: ("$4,000 in GPU credits for the best runs",),
     }
-    wanted = {a.digest, other.digest}
+    wanted = {a.content_hash, other.content_hash}
     out = extract_batch([a, same_body, other], wanted, quotes, workers=workers)
     by_hash = {e.page.content_hash: e for e in out}
     assert set(by_hash) == wanted  # the shared body is read once
-    first = by_hash[a.digest]
+    first = by_hash[a.content_hash]
     assert bodies.decompress(first.page.body_z) == PAGE.encode()
     assert first.page.body_z == bodies.compress(PAGE.encode())  # compressed in the worker
     checks = dict(first.checks)
@@ -57,9 +57,9 @@ def test_each_page_read_once_with_its_quotes_checked(workers: int) -> None:
     assert checks["$4,000 in GPU credits for the best runs"].outcome is CheckOutcome.CONFIRMED
     assert checks["First place: $2,000"].outcome is CheckOutcome.CHANGED
     assert checks["First place: $2,000"].found_values == (2500.0,)
-    changed = dict(by_hash[other.digest].checks)["$4,000 in GPU credits for the best runs"]
+    changed = dict(by_hash[other.content_hash].checks)["$4,000 in GPU credits for the best runs"]
     assert changed == match_claim(
-        "$4,000 in GPU credits for the best runs", by_hash[other.digest].page.text
+        "$4,000 in GPU credits for the best runs", by_hash[other.content_hash].page.text
     )
     assert changed.outcome is CheckOutcome.CHANGED
 

@@ -13,10 +13,12 @@ import pytest
 from servers import Page, WebServer, send
 
 from extractors.encoding import decode_body
-from flows.attempts import FetchLimits, FetchRequest, Outcome
-from flows.fetch import _retry_after, client_count, fetch_batch
+from extractors.values import Outcome
+from flows.catalog import FetchSettings
+from flows.fetching import FetchRequest, fetch_batch
+from flows.fetching.http import _retry_after, client_count
 
-LIMITS = FetchLimits(
+LIMITS = FetchSettings(
     timeout_s=2.0,
     concurrency=8,
     per_host=2,
@@ -26,7 +28,7 @@ LIMITS = FetchLimits(
 )
 
 
-def fetch(web: WebServer, path: str, limits: FetchLimits = LIMITS, **request: object) -> list:
+def fetch(web: WebServer, path: str, limits: FetchSettings = LIMITS, **request: object) -> list:
     url = web.url(path)
     return fetch_batch([FetchRequest(url, **request)], limits, lambda: datetime.now(UTC))[url]
 
@@ -58,7 +60,14 @@ def test_304s_keep_the_connection_open(web: WebServer) -> None:
         web.routes[path] = Page(f"<p>{path}</p>")
     etags = {p: fetch(web, p)[0].etag for p in paths}
     before = web.connections
-    one_at_a_time = FetchLimits(2.0, 1, 1, 0, 200_000, "evidence-pipeline-test/1.0")
+    one_at_a_time = FetchSettings(
+        timeout_s=2.0,
+        concurrency=1,
+        per_host=1,
+        retries=0,
+        max_bytes=200_000,
+        user_agent="evidence-pipeline-test/1.0",
+    )
     requests = [FetchRequest(web.url(p), etag=etags[p]) for p in paths]
     results = fetch_batch(requests, one_at_a_time, lambda: datetime.now(UTC))
     assert {r[-1].outcome for r in results.values()} == {Outcome.NOT_MODIFIED}
@@ -70,7 +79,14 @@ def test_connections_are_shared_among_small_client_pools(web: WebServer) -> None
     for path in paths:
         web.routes[path] = Page(f"<p>{path}</p>")
     before = web.connections
-    eight = FetchLimits(5.0, 8, 8, 0, 200_000, "evidence-pipeline-test/1.0")
+    eight = FetchSettings(
+        timeout_s=5.0,
+        concurrency=8,
+        per_host=8,
+        retries=0,
+        max_bytes=200_000,
+        user_agent="evidence-pipeline-test/1.0",
+    )
     assert client_count(eight.concurrency) == 2
     results = fetch_batch(
         [FetchRequest(web.url(p)) for p in paths], eight, lambda: datetime.now(UTC)
@@ -113,7 +129,7 @@ def test_5xx_gives_up_after_the_retries(web: WebServer) -> None:
 
 def test_slow_page_times_out(web: WebServer) -> None:
     web.routes["/slow"] = Page("<p>late</p>", delay_s=10)
-    limits = FetchLimits(timeout_s=0.3, retries=0, user_agent="t")
+    limits = FetchSettings(timeout_s=0.3, retries=0, user_agent="t")
     (a,) = fetch(web, "/slow", limits)
     # cut at its limit, long before the page would answer (a wide margin for a busy machine)
     assert a.outcome is Outcome.TIMEOUT and a.elapsed_ms < 5000
@@ -160,7 +176,7 @@ def test_redirect_is_followed_and_the_final_url_kept(web: WebServer) -> None:
 def test_a_public_page_cannot_redirect_the_fetcher_to_a_private_address(web: WebServer) -> None:
     """The fetcher itself refuses, not only the rule: web stands for a public host, its
     redirect points at another server on this machine, which never sees a request."""
-    from flows.guard import AddressGuard
+    from flows.fetching import AddressGuard
 
     private = WebServer().start()
     try:
@@ -212,7 +228,7 @@ def test_connection_refused_is_connect_error() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}/x"
-    limits = FetchLimits(timeout_s=1, retries=1, user_agent="t")
+    limits = FetchSettings(timeout_s=1, retries=1, user_agent="t")
     attempts = fetch_batch([FetchRequest(url)], limits, lambda: datetime.now(UTC))[url]
     assert [a.outcome for a in attempts] == [Outcome.CONNECT_ERROR, Outcome.CONNECT_ERROR]
 
@@ -241,14 +257,14 @@ def test_decode_prefers_header_then_bom_then_meta() -> None:
 
 def test_tls_error_on_a_plain_http_port(web: WebServer) -> None:
     url = web.url("/p").replace("http://", "https://")
-    limits = FetchLimits(timeout_s=2, retries=0, user_agent="t")
+    limits = FetchSettings(timeout_s=2, retries=0, user_agent="t")
     (a,) = fetch_batch([FetchRequest(url)], limits, lambda: datetime.now(UTC))[url]
     assert a.outcome is Outcome.TLS_ERROR, a.error
 
 
 def test_unknown_host_is_dns_error() -> None:
     url = "http://no-such-host.invalid/page"
-    limits = FetchLimits(timeout_s=3, retries=0, user_agent="t")
+    limits = FetchSettings(timeout_s=3, retries=0, user_agent="t")
     (a,) = fetch_batch([FetchRequest(url, obey_robots=False)], limits, lambda: datetime.now(UTC))[
         url
     ]
@@ -279,7 +295,7 @@ def wayback(web: WebServer, copies: dict[str, str]) -> None:
 def test_archive_fallback_keeps_the_live_failure_and_adds_the_copy(web: WebServer) -> None:
     wayback(web, {web.url("/dead"): "/web/20260101120000/dead"})
     web.routes["/web/20260101120000/dead"] = Page("<p>archived copy</p>")
-    limits = FetchLimits(
+    limits = FetchSettings(
         timeout_s=2, retries=0, user_agent="t", archive_fallback=web.url("/wayback/available")
     )
     live, copy = fetch(web, "/dead", limits)
@@ -291,7 +307,7 @@ def test_archive_fallback_keeps_the_live_failure_and_adds_the_copy(web: WebServe
 
 def test_archive_with_no_copy_adds_nothing(web: WebServer) -> None:
     wayback(web, {})
-    limits = FetchLimits(
+    limits = FetchSettings(
         timeout_s=2, retries=0, user_agent="t", archive_fallback=web.url("/wayback/available")
     )
     assert [a.outcome for a in fetch(web, "/dead", limits)] == [Outcome.HTTP_ERROR]
@@ -308,7 +324,7 @@ def test_slow_drip_is_cut_by_the_total_time_limit(web: WebServer) -> None:
             time.sleep(0.1)
 
     web.routes["/drip"] = drip
-    limits = FetchLimits(timeout_s=0.6, retries=0, user_agent="t")
+    limits = FetchSettings(timeout_s=0.6, retries=0, user_agent="t")
     (a,) = fetch(web, "/drip", limits)
     assert a.outcome is Outcome.TIMEOUT and a.elapsed_ms < 10_000  # the drip lasts 20 s
 
@@ -316,7 +332,7 @@ def test_slow_drip_is_cut_by_the_total_time_limit(web: WebServer) -> None:
 def test_one_tls_context_per_process_and_it_verifies() -> None:
     import ssl
 
-    from flows.fetch import tls_context
+    from flows.fetching.http import tls_context
 
     ctx = tls_context()
     assert ctx is tls_context()  # built once, not per batch

@@ -9,7 +9,8 @@ from datetime import UTC, date, datetime
 import pytest
 
 from extractors.claims import closest_passage, fold, match_claim, normalize_text
-from extractors.numbers import extract_numbers, sentence_around, split_sentences
+from extractors.numbers import extract_numbers
+from extractors.sentences import sentence_around, split_sentences
 from extractors.statuses import extract_statuses
 from extractors.values import CheckOutcome, reading_hash
 

@@ -16,7 +16,7 @@ from support import one_source_catalog, refresh_at, write_config
 
 from extractors import fingerprint
 from extractors.text import extract_main_text
-from flows.worker import ExtractJob, run_job
+from flows.reading import ExtractJob, run_job
 from warehouse.db import connect
 
 DAY1 = datetime(2026, 11, 2, 6, 0, tzinfo=UTC)

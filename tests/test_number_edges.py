@@ -12,8 +12,8 @@ from extractors.numbers import (
     _parse_date,
     _resolve_year,
     extract_numbers,
-    sentence_around,
 )
+from extractors.sentences import sentence_around
 from extractors.values import NumberKind
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flows.attempts import Attempt, FetchRequest, Outcome
+from extractors.values import Outcome
+from flows.fetching import Attempt, FetchRequest
 from flows.pipeline import Batches
-from flows.tasks import Sealed
+from flows.runtime import Sealed
 
 
 def test_a_sealed_value_is_handed_over_once() -> None:
@@ -40,9 +41,22 @@ def test_conditional_requests_weigh_what_the_last_batch_brought() -> None:
     def came_back(batch: list[FetchRequest], bodies: int) -> dict[str, list[Attempt]]:
         return {
             r.url: [
-                Attempt(r.url, now, 1, Outcome.OK, 200, digest="d" * 64)
+                Attempt(
+                    url=r.url,
+                    started_at=now,
+                    elapsed_ms=1,
+                    outcome=Outcome.OK,
+                    http_status=200,
+                    content_hash="d" * 64,
+                )
                 if i < bodies
-                else Attempt(r.url, now, 1, Outcome.NOT_MODIFIED, 304)
+                else Attempt(
+                    url=r.url,
+                    started_at=now,
+                    elapsed_ms=1,
+                    outcome=Outcome.NOT_MODIFIED,
+                    http_status=304,
+                )
             ]
             for i, r in enumerate(batch)
         }

@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from flows.prefect_server import TemporaryServer, healthy
+from flows.runtime.prefect_server import TemporaryServer, healthy
 from warehouse.errors import EvidenceError
 
 PROBE = """
-from flows.prefect_server import prefect_api
+from flows.runtime import prefect_api
 with prefect_api() as api:
     api.wait()
     from prefect.settings import get_current_settings

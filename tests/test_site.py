@@ -137,7 +137,7 @@ def test_the_site_in_a_real_browser(
     from playwright.sync_api import sync_playwright
 
     from cli.main import main
-    from flows.browser import find_browser
+    from flows.fetching import find_browser
 
     web.routes["/p"] = Page(PAGE.format(amount="$2,500"))
     config, db = one_source_catalog(

@@ -12,16 +12,15 @@ from servers import Page, WebServer
 from support import write_config
 
 from extractors.soft import (
-    BLOCKED,
-    SOFT_404,
     _marker,
     classify_response,
     marker_gates,
     review_reason,
     signals,
 )
-from flows.attempts import FetchLimits, FetchRequest, Outcome
-from flows.fetch import fetch_batch
+from extractors.values import Outcome
+from flows.catalog import FetchSettings
+from flows.fetching import FetchRequest, fetch_batch
 
 FIXTURES = Path(__file__).parent / "fixtures" / "soft"
 URL = "https://nimbus.example/research/credits"
@@ -34,14 +33,14 @@ def fixture(name: str) -> str:
 @pytest.mark.parametrize(
     ("name", "status", "outcome"),
     [
-        ("cloudflare-challenge.html", 503, BLOCKED),
-        ("cloudflare-challenge.html", 403, BLOCKED),
-        ("cloudflare-challenge.html", 200, BLOCKED),
-        ("captcha-200.html", 200, BLOCKED),
-        ("datadome-403.html", 403, BLOCKED),
-        ("nginx-404-as-200.html", 200, SOFT_404),
-        ("wordpress-not-found.html", 200, SOFT_404),
-        ("german-not-found.html", 200, SOFT_404),
+        ("cloudflare-challenge.html", 503, Outcome.BLOCKED),
+        ("cloudflare-challenge.html", 403, Outcome.BLOCKED),
+        ("cloudflare-challenge.html", 200, Outcome.BLOCKED),
+        ("captcha-200.html", 200, Outcome.BLOCKED),
+        ("datadome-403.html", 403, Outcome.BLOCKED),
+        ("nginx-404-as-200.html", 200, Outcome.SOFT_404),
+        ("wordpress-not-found.html", 200, Outcome.SOFT_404),
+        ("german-not-found.html", 200, Outcome.SOFT_404),
         ("article-mentioning-not-found.html", 200, None),
         ("article-with-captcha-form.html", 200, None),
     ],
@@ -84,11 +83,11 @@ def test_markers_found_in_utf8_bytes_as_in_the_text(html: str) -> None:
 @pytest.mark.parametrize(
     ("final", "expect_redirect", "outcome"),
     [
-        ("https://nimbus.example/", False, SOFT_404),
-        ("https://nimbus.example", False, SOFT_404),
-        ("https://nimbus.example/404", False, SOFT_404),
-        ("https://nimbus.example/not-found/", False, SOFT_404),
-        ("https://nimbus.example/search?error=404", False, SOFT_404),
+        ("https://nimbus.example/", False, Outcome.SOFT_404),
+        ("https://nimbus.example", False, Outcome.SOFT_404),
+        ("https://nimbus.example/404", False, Outcome.SOFT_404),
+        ("https://nimbus.example/not-found/", False, Outcome.SOFT_404),
+        ("https://nimbus.example/search?error=404", False, Outcome.SOFT_404),
         ("https://nimbus.example/", True, None),  # the user said it redirects home
         ("https://nimbus.example/research/credits-2027", False, None),  # a real move
     ],
@@ -121,7 +120,7 @@ def test_review_reason(
     assert (review_reason(before, after, confirmed_before, confirmed_after) is not None) == flagged
 
 
-LIMITS = FetchLimits(timeout_s=2, retries=1, user_agent="t")
+LIMITS = FetchSettings(timeout_s=2, retries=1, user_agent="t")
 
 
 @pytest.mark.parametrize(

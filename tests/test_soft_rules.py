@@ -6,10 +6,8 @@ from __future__ import annotations
 import pytest
 
 from extractors.soft import (
-    BLOCKED,
     MAX_HEADING,
     SHELL_TEXT,
-    SOFT_404,
     WALL_TEXT,
     SoftFailure,
     classify_response,
@@ -17,6 +15,7 @@ from extractors.soft import (
     marker_gates,
     review_reason,
 )
+from extractors.values import Outcome
 
 URL = "https://nimbus.example/research/credits"
 
@@ -35,10 +34,10 @@ def both(url: str, final: str, status: int, html: str, **kw: object) -> SoftFail
 
 def test_a_challenge_title_blocks_whatever_the_status() -> None:
     assert both(URL, URL, 200, page("Just a moment...")) == SoftFailure(
-        BLOCKED, "challenge page (HTTP 200): title 'just a moment...'"
+        Outcome.BLOCKED, "challenge page (HTTP 200): title 'just a moment...'"
     )
     assert both(URL, URL, 503, page("  Access&nbsp;<b>Denied</b> ")) == SoftFailure(
-        BLOCKED, "challenge page (HTTP 503): title 'access denied'"
+        Outcome.BLOCKED, "challenge page (HTTP 503): title 'access denied'"
     )
 
 
@@ -47,7 +46,7 @@ def test_a_marker_blocks_only_a_page_with_next_to_no_text() -> None:
     # the head (title included) is not visible text
     short = page(body=widget + "<p>" + "x" * (WALL_TEXT - 1) + "</p>")
     assert both(URL, URL, 200, short) == SoftFailure(
-        BLOCKED, "challenge page (HTTP 200): 'g-recaptcha'"
+        Outcome.BLOCKED, "challenge page (HTTP 200): 'g-recaptcha'"
     )
     # text hidden in scripts, styles and comments is not the page's own
     hidden = "<script>var a = '" + "y" * 5000 + "';</script><!-- " + "z" * 5000 + " -->"
@@ -77,7 +76,7 @@ def test_an_error_status_is_never_a_soft_404(status: int, soft: bool) -> None:
 )  # fmt: skip
 def test_redirects(url: str, final: str, reason: str | None) -> None:
     verdict = both(url, final, 200, page())
-    assert verdict == (None if reason is None else SoftFailure(SOFT_404, reason))
+    assert verdict == (None if reason is None else SoftFailure(Outcome.SOFT_404, reason))
 
 
 @pytest.mark.parametrize(
@@ -97,7 +96,7 @@ def test_not_found_titles_and_headings(title: str, heading: str, reason: str | N
     verdict = both(URL, URL, 200, html)
     if reason is not None:
         reason = f"not-found page by its {reason}"
-    assert verdict == (None if reason is None else SoftFailure(SOFT_404, reason))
+    assert verdict == (None if reason is None else SoftFailure(Outcome.SOFT_404, reason))
 
 
 def test_a_title_or_heading_longer_than_a_heading_is_an_article() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from extractors.values import QuotedNumber, StatusMention, reading_hash
+from extractors.values import Outcome, QuotedNumber, Render, StatusMention, Via, reading_hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,23 +64,26 @@ class PageRow:
 
 @dataclass(frozen=True, slots=True)
 class FetchRow:
-    """One attempt for one source; content_hash set when it produced a body."""
+    """One attempt for one source; content_hash set when it produced a body.
+
+    The one list of what a fetch row holds: the refresh fills it from an attempt by these
+    names, and the warehouse stores it by them."""
 
     record_id: str
     source_id: str
     url: str
     started_at: datetime
     elapsed_ms: int
-    outcome: str
+    outcome: Outcome
     http_status: int | None = None
     error: str | None = None
-    via: str = "live"
+    via: Via = Via.LIVE
     fetched_at: datetime | None = None  # an archived copy's capture time; else started_at
     content_hash: str | None = None
     etag: str | None = None
     last_modified: str | None = None
     final_url: str | None = None
-    render: str = "http"
+    render: Render = Render.HTTP
 
 
 @dataclass(frozen=True, slots=True)

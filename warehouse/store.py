@@ -4,12 +4,13 @@ checks, reviews and grades. Every value is bound as a parameter."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import datetime
 from typing import Any
 
 import duckdb
 
+from extractors.values import Outcome, Via
 from warehouse import pages
 from warehouse.db import insert_rows, rows_as, sql_file, transaction
 from warehouse.pause import pause_point
@@ -25,6 +26,10 @@ from warehouse.rows import (
     SourceRow,
     SourceState,
 )
+
+# The columns of store.fetches a FetchRow fills (its content_hash is stored as the page of
+# the snapshot the fetch points at, not in the fetch's row).
+_FETCH_FIELDS = tuple(f.name for f in fields(FetchRow) if f.name != "content_hash")
 
 
 def sync_catalog(
@@ -146,25 +151,14 @@ def write_fetches(
             snapshot_id = plan.snapshot_for(f)
             fetch_rows.append(
                 {
+                    **{name: getattr(f, name) for name in _FETCH_FIELDS},
                     "fetch_id": fetch_id,
                     "run_id": run_id,
-                    "record_id": f.record_id,
-                    "source_id": f.source_id,
-                    "url": f.url,
-                    "started_at": f.started_at,
-                    "elapsed_ms": f.elapsed_ms,
-                    "outcome": f.outcome,
-                    "http_status": f.http_status,
-                    "error": f.error,
                     "snapshot_id": snapshot_id,
-                    "via": f.via,
+                    # the time a snapshot's content is evidence for: none without one
                     "fetched_at": (f.fetched_at or f.started_at)
                     if snapshot_id is not None
                     else None,
-                    "etag": f.etag,
-                    "last_modified": f.last_modified,
-                    "final_url": f.final_url,
-                    "render": f.render,
                 }
             )
         # A body read the same as a stored page by an older extractor: its reading (and
@@ -233,13 +227,13 @@ class _SnapshotPlan:
         provisional id (a negative number, replaced by a sequence value before insert)."""
         key = (f.record_id, f.source_id)
         state = self.states.get(key)
-        if f.outcome == "not_modified":
+        if f.outcome == Outcome.NOT_MODIFIED:
             return state.snapshot_id if state is not None else None
-        if f.outcome != "ok" or f.content_hash is None:
+        if f.outcome != Outcome.OK or f.content_hash is None:
             return None
         page = self.same_as.get(f.content_hash, f.content_hash)
         text_hash = self.reading.get(page)
-        if f.via == "archived":
+        if f.via == Via.ARCHIVED:
             state = _archived_state(self.con, f, page)
             same = state is not None
         else:
@@ -270,7 +264,7 @@ class _SnapshotPlan:
                     "render": f.render,
                 }
             )
-        if f.via == "live":
+        if f.via == Via.LIVE:
             self.states[key] = SourceState(
                 snapshot_id=snapshot_id,
                 content_hash=kept_page,

@@ -12,14 +12,14 @@ import pytest
 from servers import Page, WebServer
 
 from extractors.page import extract_page
-from flows.attempts import FetchLimits, FetchRequest, Outcome
-from flows.config import load_catalog
-from flows.fetch import fetch_batch
-from flows.guard import redirect_allowed
+from extractors.values import Outcome
+from flows.catalog import FetchSettings, load_catalog
+from flows.fetching import FetchRequest, fetch_batch
+from flows.fetching.guard import redirect_allowed
 from warehouse.errors import ConfigError
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
-LIMITS = FetchLimits(timeout_s=5, retries=0, user_agent="t", max_bytes=5_000_000)
+LIMITS = FetchSettings(timeout_s=5, retries=0, user_agent="t", max_bytes=5_000_000)
 
 
 def timed_extract(html: str) -> tuple[float, object]:
@@ -128,18 +128,19 @@ def test_other_schemes_are_config_errors(tmp_path: Path, url: str) -> None:
 MEMORY_PROBE = """
 import resource, sys
 from datetime import UTC, datetime
-from flows.attempts import FetchLimits, FetchRequest
-from flows.config import FetchSettings
-from flows.fetch import fetch_batch
-from flows.worker import ExtractJob, run_job
+from flows.catalog import FetchSettings
+from flows.fetching import FetchRequest
+from flows.catalog import FetchSettings
+from flows.fetching import fetch_batch
+from flows.reading import ExtractJob, run_job
 
 now = lambda: datetime(2026, 11, 30, tzinfo=UTC)
-limits = FetchLimits.of(FetchSettings(retries=0))  # the defaults a user gets
+limits = FetchSettings(retries=0)  # the defaults a user gets
 results = fetch_batch([FetchRequest(u) for u in sys.argv[1:]], limits, now)
 for attempts in results.values():
     a = attempts[-1]
     if a.body is not None:  # read as a worker would, what the fetch kept
-        run_job(ExtractJob(a.digest or "", a.body, a.url, now(), a.content_type, a.encoding))
+        run_job(ExtractJob(a.content_hash or "", a.body, a.url, now(), a.content_type, a.encoding))
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 """
 MEMORY_BOUND_MB = 1200  # measured 811 MB on 2026-12-01 (pytest -s prints it)

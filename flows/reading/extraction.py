@@ -1,7 +1,7 @@
 """Reading pages on a pool of worker processes, one per core.
 
 The pool is made once per process, on first use, with forkserver (no fork of Prefect's
-threads); each worker imports only the extractors (flows/worker.py) and exits when the
+threads); each worker imports only the extractors (flows/reading/worker.py) and exits when the
 process that made the pool is gone.
 """
 
@@ -13,9 +13,12 @@ import os
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
-from flows.attempts import Attempt
-from flows.worker import Extracted, ExtractJob, run_job, watch_parent
+from flows.reading.worker import Extracted, ExtractJob, run_job, watch_parent
+
+if TYPE_CHECKING:  # (a worker process imports this module: no httpx there)
+    from flows.fetching import Attempt
 
 EXTRACT_WORKERS = os.cpu_count() or 1
 _pools: dict[int, ProcessPoolExecutor] = {}
@@ -35,10 +38,10 @@ def extract_batch(
     first: dict[str, Attempt] = {}  # the first attempt that brought each wanted body
     page_quotes: dict[str, dict[str, None]] = defaultdict(dict)
     for a in attempts:
-        if a.body is None or a.digest is None or a.digest not in wanted:
+        if a.body is None or a.content_hash is None or a.content_hash not in wanted:
             continue
-        first.setdefault(a.digest, a)
-        page_quotes[a.digest].update(dict.fromkeys(quotes.get(a.url, ())))
+        first.setdefault(a.content_hash, a)
+        page_quotes[a.content_hash].update(dict.fromkeys(quotes.get(a.url, ())))
     jobs = [
         ExtractJob(
             digest=digest,

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from prefect.artifacts import create_markdown_artifact, create_table_artifact
-
-from warehouse.alerts import EvidenceState
+if TYPE_CHECKING:
+    from warehouse.alerts import EvidenceState
 
 STATUS_KEY = "evidence-status"
 CHANGES_KEY = "evidence-changes"
@@ -19,6 +18,8 @@ MAX_LINES = 200  # of the changes report; the rest is counted
 
 def publish(summary: Sequence[dict[str, Any]], before: EvidenceState, after: EvidenceState) -> None:
     """Both artifacts of one run (`summary`: its rows, as the command prints them)."""
+    from prefect.artifacts import create_markdown_artifact, create_table_artifact
+
     create_table_artifact(
         [_cells(row) for row in summary],
         key=STATUS_KEY,

@@ -11,8 +11,7 @@ import os
 import signal
 from pathlib import Path
 
-from flows.console import progress
-from flows.prefect_server import configure_prefect, local_server
+from flows.runtime import configure_prefect, local_server, progress
 
 
 def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
@@ -45,7 +44,7 @@ def _raise_on_sigterm() -> None:
 
 
 def _serve_flow(config_dir: Path, cron: str, parameters: dict) -> None:
-    from flows.config import load_settings
+    from flows.catalog import load_settings
     from flows.refresh import configured_flow
 
     configured_flow(load_settings(config_dir), config_dir).serve(

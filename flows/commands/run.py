@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flows.config import load_catalog
-from flows.prefect_server import configure_prefect
+from flows.catalog import load_catalog
+from flows.runtime import configure_prefect, prefect_api
 from warehouse.errors import EvidenceError
 from warehouse.lock import refresh_lock
 
@@ -20,13 +20,11 @@ def run_refresh(
 ) -> list[dict]:
     """Refresh every (or each named) record of the catalog into db; the summary rows."""
     configure_prefect(verbose)
-    from flows.prefect_server import prefect_api
-
     with prefect_api() as api:
         catalog = load_catalog(config_dir)  # a config error stops here, nothing written
         catalog.select(record_ids)
         with refresh_lock(db):
-            from flows.extraction import start_workers
+            from flows.reading import start_workers
             from flows.refresh import configured_flow
 
             flow = configured_flow(catalog.settings, catalog.config_dir)

@@ -5,11 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from extractors.page import EXTRACTOR_VERSION
-from flows import clock
 from flows.checks import check_claims
-from flows.console import progress
-from flows.extraction import extract_jobs
-from flows.worker import ExtractJob
+from flows.reading import ExtractJob, extract_jobs
+from flows.runtime import clock, progress
 from warehouse import bodies, pages, store
 from warehouse.db import session
 from warehouse.errors import WarehouseMissing

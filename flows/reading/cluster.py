@@ -13,35 +13,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from prefect.futures import PrefectFuture
-
-from flows.config import Settings
-from flows.console import progress
-from flows.tasks import ExtractInput, Sealed, extract_pages
+from flows.runtime import progress
 from warehouse.errors import ConfigError, EvidenceError
+
+if TYPE_CHECKING:
+    from flows.catalog import Settings
 
 CONNECT_TIMEOUT = 10  # seconds to reach a scheduler before the refresh stops
 
 
-class Extraction:
-    """Submits the extraction of one batch where the settings say pages are read."""
-
-    def __init__(self, runner: Any = None) -> None:
-        self.runner = runner  # a started DaskTaskRunner, or None: the flow's own runner
-
-    def submit(self, batch: Sealed[ExtractInput]) -> PrefectFuture:
-        if self.runner is None:
-            return extract_pages.submit(batch)
-        return self.runner.submit(extract_pages, {"batch": batch, "workers": 1})
-
-
 @contextmanager
-def extraction(settings: Settings, config_dir: Path) -> Iterator[Extraction]:
-    """Where this refresh reads its pages, connected (or started) for the whole refresh."""
+def cluster_runner(settings: Settings, config_dir: Path) -> Iterator[Any]:
+    """The started DaskTaskRunner this refresh reads its pages on, connected (or its local
+    cluster started) for the whole refresh; None with `task_runner: threads`."""
     if settings.task_runner != "dask":
-        yield Extraction()
+        yield None
         return
     runner = dask_runner(settings, config_dir)
     with runner:
@@ -52,7 +40,7 @@ def extraction(settings: Settings, config_dir: Path) -> Iterator[Extraction]:
         workers = len(client.scheduler_info().get("workers", {}))
         address = client.scheduler.address
         progress(f"reading pages on the Dask cluster at {address} ({workers} workers)")
-        yield Extraction(runner)
+        yield runner
 
 
 def dask_runner(settings: Settings, config_dir: Path) -> Any:

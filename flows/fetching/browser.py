@@ -5,9 +5,10 @@ page loads in a fresh context, `browser_concurrency` at a time; images, fonts an
 are never loaded. Every request a page makes is fetched through Playwright one hop at a
 time (redirects followed here, not by the browser), so that the address guard sees each
 one: a page on a public host cannot make the browser reach this machine or a private
-network. The rendered document is the body, and goes through the same soft-failure
-check as an HTTP body; robots.txt and per-host limits hold for the page's URL (the
-Fetcher's own, around each load).
+network; redirects follow the one policy both fetchers use (flows/fetching/redirects.py).
+The rendered document is the body, and goes through the same soft-failure check as an
+HTTP body; robots.txt and per-host limits hold for the page's URL (the Fetcher's own,
+around each load).
 """
 
 from __future__ import annotations
@@ -18,18 +19,21 @@ import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin, urlsplit
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from extractors.soft import classify_response
-from flows.attempts import FetchFailed, FetchLimits, FetchRequest, Outcome, page_fetched
-from flows.console import progress
-from flows.guard import AddressGuard
+from extractors.values import Outcome
+from flows.fetching.attempts import Answer, FetchFailed, FetchRequest
+from flows.fetching.guard import AddressGuard
+from flows.fetching.redirects import WEB_SCHEMES, Redirects
+from flows.runtime import progress
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Route
 
-MAX_REDIRECTS = 10
+    from flows.catalog import FetchSettings
+
 NOT_LOADED = frozenset({"image", "font", "media"})
 SYSTEM_BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 INSTALL_HINT = (
@@ -68,7 +72,7 @@ def find_browser(configured: str | None) -> str | None:
 
 @asynccontextmanager
 async def open_renderer(
-    limits: FetchLimits, guard: AddressGuard | None = None
+    limits: FetchSettings, guard: AddressGuard | None = None
 ) -> AsyncIterator[BrowserRenderer | None]:
     """A started browser for the block, or None (said once on stderr) when none starts."""
     try:
@@ -103,13 +107,13 @@ async def open_renderer(
 class BrowserRenderer:
     """Loads requests in the one browser, a fresh context each."""
 
-    def __init__(self, browser: Browser, limits: FetchLimits, guard: AddressGuard) -> None:
+    def __init__(self, browser: Browser, limits: FetchSettings, guard: AddressGuard) -> None:
         self.browser = browser
         self.limits = limits
         self.guard = guard
         self._slots = asyncio.Semaphore(limits.browser_concurrency)
 
-    async def load(self, request: FetchRequest) -> dict[str, Any]:
+    async def load(self, request: FetchRequest) -> Answer:
         from playwright.async_api import Error
         from playwright.async_api import TimeoutError as PageTimeout
 
@@ -157,13 +161,13 @@ class BrowserRenderer:
             raise document.failure
         return self._result(request, document, html)
 
-    def _result(self, request: FetchRequest, document: _Document, html: str) -> dict[str, Any]:
+    def _result(self, request: FetchRequest, document: _Document, html: str) -> Answer:
         status = document.status or 200
         final_url = document.final_url or request.url
         body = html.encode("utf-8")
         if status >= 400:
             soft = classify_response(request.url, final_url, status, html)
-            if soft is not None and soft.outcome == Outcome.BLOCKED:
+            if soft is not None and soft.outcome is Outcome.BLOCKED:
                 raise FetchFailed(Outcome.BLOCKED, soft.reason, status)
             raise FetchFailed(Outcome.HTTP_ERROR, f"HTTP {status} (browser)", status)
         if len(body) > self.limits.max_bytes:
@@ -174,8 +178,8 @@ class BrowserRenderer:
             request.url, final_url, status, html, request.expect_redirect, body
         )
         if soft is not None:
-            raise FetchFailed(Outcome(soft.outcome), soft.reason, status)
-        return page_fetched(body, status, final_url, "text/html", "utf-8")
+            raise FetchFailed(soft.outcome, soft.reason, status)
+        return Answer.page(body, status, final_url, "text/html", "utf-8")
 
     async def _route(self, route: Route, origin: str, document: _Document) -> None:
         """Every request of the page: not loaded, refused by the guard, or fetched here,
@@ -188,19 +192,19 @@ class BrowserRenderer:
             await route.abort("blockedbyclient")
             return
         url = request.url
-        if urlsplit(url).scheme not in ("http", "https"):
+        if urlsplit(url).scheme not in WEB_SCHEMES:
             await route.continue_()  # data: and blob: URLs never reach the network
             return
-        seen = {url}
-        for _hop in range(MAX_REDIRECTS + 1):
-            if not await self.guard.allows(origin, url):
-                if main:
-                    document.failure = FetchFailed(
-                        Outcome.BAD_CONTENT,
-                        f"a request from a public host to a private address refused: {url}",
-                    )
-                await route.abort("blockedbyclient")
-                return
+        if not await self.guard.allows(origin, url):
+            if main:
+                document.failure = FetchFailed(
+                    Outcome.BAD_CONTENT,
+                    f"a request from a public host to a private address refused: {url}",
+                )
+            await route.abort("blockedbyclient")
+            return
+        redirects = Redirects(url, self.guard, origin)
+        while True:
             try:
                 response = await route.fetch(url=url, max_redirects=0)
             except Error as e:
@@ -210,15 +214,13 @@ class BrowserRenderer:
                 return
             location = response.headers.get("location")
             if 300 <= response.status < 400 and location:
-                url = urljoin(url, location)
-                if url in seen or urlsplit(url).scheme not in ("http", "https"):
+                try:
+                    url = await redirects.follow(url, location)
+                except FetchFailed as e:
                     if main:
-                        document.failure = FetchFailed(
-                            Outcome.REDIRECT_LOOP, f"redirect loop at {url}"
-                        )
+                        document.failure = e
                     await route.abort("failed")
                     return
-                seen.add(url)
                 continue
             body = await response.body()
             if len(body) > self.limits.max_bytes:
@@ -232,11 +234,6 @@ class BrowserRenderer:
                 document.status, document.final_url = response.status, url
             await route.fulfill(response=response, body=body)
             return
-        if main:
-            document.failure = FetchFailed(
-                Outcome.REDIRECT_LOOP, f"more than {MAX_REDIRECTS} redirects"
-            )
-        await route.abort("failed")
 
 
 def _classify(message: str) -> Outcome:

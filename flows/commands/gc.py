@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from flows import clock
-from flows.console import progress
+from flows.runtime import clock, progress
 from warehouse import compact, pages
 from warehouse.db import session
 from warehouse.errors import WarehouseMissing

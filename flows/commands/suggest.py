@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -16,10 +15,10 @@ from ruamel.yaml.util import load_yaml_guess_indent
 from extractors.candidates import candidates
 from extractors.encoding import decode_body
 from extractors.page import extract_page
-from flows import clock
-from flows.attempts import FetchLimits, FetchRequest, last_live
-from flows.config import FetchSettings, Record, load_catalog, slugify, source_slug
-from flows.fetch import fetch_batch
+from extractors.values import Render
+from flows.catalog import FetchSettings, Record, load_catalog, slugify, source_slug
+from flows.fetching import FetchRequest, fetch_batch, last_live
+from flows.runtime import clock
 from warehouse.errors import ConfigError, EvidenceError
 
 
@@ -61,7 +60,7 @@ def add_to_record(
     data = yaml.load(before)
     node = data if isinstance(data, dict) else next(r for r in data if r.get("id") == record.id)
     source = CommentedMap([("id", source_id), ("url", url), ("role", role)])
-    if render == "browser":
+    if render is Render.BROWSER:
         source["render"] = "browser"
     node["sources"].append(source)
     out = io.StringIO()
@@ -82,11 +81,10 @@ def add_to_record(
 
 def _read(url: str, fetch: FetchSettings, render: str | None) -> tuple[str | None, str, list]:
     """The page's title, how it was loaded, and its candidate claims."""
-    render = render or fetch.render
+    render = Render(render or fetch.render)
     request = FetchRequest(url=url, obey_robots=fetch.obey_robots, render=render)
-    attempts = fetch_batch(
-        [request], replace(FetchLimits.of(fetch), archive_fallback=None), clock.now
-    )[url]
+    limits = fetch.model_copy(update={"archive_fallback": None})  # the live page only
+    attempts = fetch_batch([request], limits, clock.now)[url]
     got = last_live(attempts)
     if not got.outcome.success or got.body is None:
         detail = got.error or (f"HTTP {got.http_status}" if got.http_status else "")
@@ -99,7 +97,11 @@ def _read(url: str, fetch: FetchSettings, render: str | None) -> tuple[str | Non
     if not found:
         raise EvidenceError(
             f"no figure or status in the main text of {url}"
-            + ("" if render == "browser" else "; if JavaScript builds it, try --render browser")
+            + (
+                ""
+                if render is Render.BROWSER
+                else "; if JavaScript builds it, try --render browser"
+            )
         )
     return page.title, render, found
 
@@ -124,7 +126,7 @@ def record_yaml(
         f"      url: {json.dumps(url)}",
         f"      role: {role}",
     ]
-    if render == "browser":
+    if render is Render.BROWSER:
         lines.append("      render: browser")
     lines.append("  claims:")
     lines += _claim_lines(found, "    ")

@@ -1,0 +1,124 @@
+"""The words the figures grammar knows (extractors/numbers.py): months, currencies,
+scales, units, written-out numbers, qualifiers and the words that are never a count's
+unit. Data, kept apart from the patterns that are built from it."""
+
+from __future__ import annotations
+
+MONTHS = {
+    name: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for name in names
+}
+CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
+CURRENCY_CODES = ("USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "INR", "CNY", "SGD")
+CURRENCY_WORDS = {"dollars": "USD", "euros": "EUR", "euro": "EUR", "pounds": "GBP"}
+SCALES = {
+    "k": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "mn": 1e6,
+    "million": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+}
+DURATION_UNITS = {
+    "second": "second",
+    "seconds": "second",
+    "sec": "second",
+    "secs": "second",
+    "minute": "minute",
+    "minutes": "minute",
+    "min": "minute",
+    "mins": "minute",
+    "hour": "hour",
+    "hours": "hour",
+    "hr": "hour",
+    "hrs": "hour",
+    "h": "hour",
+    "day": "day",
+    "days": "day",
+    "week": "week",
+    "weeks": "week",
+    "month": "month",
+    "months": "month",
+    "year": "year",
+    "years": "year",
+}
+SIZE_UNITS = ("KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB")
+# Units of measure (a "number", not a count of things): speed, length, area, mass, energy,
+# power, rates. Case is ignored; "m", "g" and "W" alone are left out (million, grams or a
+# name: too often something else).
+MEASURE_UNITS = (
+    "mph kph km/h kmh km kilometers kilometres kilometer kilometre miles mile meters metres "
+    "meter metre cm centimeters centimetres mm millimeters millimetres inches inch feet foot "
+    "ft yards yard kg kilograms kilogram grams gram lbs lb tons tonnes teraflops teraflop "
+    "tflops petaflops fps hz khz mhz ghz mah wh kwh mwh gwh kw mw gw watts watt volts "
+    "calories kcal acres acre hectares liters litres gallons degrees horsepower hp lb-ft "
+    "kbps mbps gbps megapixels"
+).split()
+WORD_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+    "hundred": 100,
+}
+QUALIFIERS = (
+    "up to",
+    "at least",
+    "at most",
+    "more than",
+    "less than",
+    "fewer than",
+    "over",
+    "under",
+    "about",
+    "around",
+    "approximately",
+    "roughly",
+    "nearly",
+    "almost",
+    "within",
+)
+# Words after a number that do not make it a count of something.
+NOT_NOUNS = frozenset(
+    "a an the of to and or in on at for by with from as is are was were be been it its this "
+    "that these those per than vs via if so but not no into onto out up "
+    "has have had is are was were gets get got does do did can will would may might must "
+    "should could says said makes made more less only isn aren wasn weren doesn don didn "
+    "based plus under over after since while which who each all also just still then there "
+    "here where when what de la el del da do des der die das und et".split()
+)
+# Written-out numbers that also work as words ("one of", "one has") are not figures.
+AMBIGUOUS_WORDS = frozenset({"one"})
+# The word before a year-less date that points forward ("until 15 January") or back.
+FUTURE_WORDS = frozenset({"until", "till", "by", "before", "from", "starting", "through", "due"})
+PAST_WORDS = frozenset({"since", "last", "was", "were", "ago"})

@@ -1,0 +1,179 @@
+"""Evidence alerts: one message per record per change (a grade falls, a claim turns
+`changed`, a record goes stale, a page is held for review or needs a browser), each
+naming what moved it."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping
+
+from extractors.sentences import sentence_around
+from warehouse.alerts import CheckState, EvidenceState, Message
+
+GRADE_RANK = {"documented": 3, "reported": 2, "unverified": 1, "contradicted": 0}
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def evidence_messages(
+    before: EvidenceState,
+    after: EvidenceState,
+    quotes: dict[tuple[str, str], str],
+    urls: dict[tuple[str, str], str],
+    texts: Mapping[int, str] | None = None,
+) -> list[Message]:
+    """One message per record per change, comparing states around a grading (`texts`:
+    the main text of the snapshots the changed checks were made on, see
+    `changed_snapshots`, for the sentences they quote)."""
+    texts = texts or {}
+    messages = []
+    old_records, new_records = before.records, after.records
+    for record, (grade, freshness) in new_records.items():
+        if record not in old_records:
+            continue  # a record seen for the first time has nothing to fall from
+        old_grade, old_freshness = old_records[record]
+        if GRADE_RANK.get(grade, 0) < GRADE_RANK.get(old_grade, 0):
+            moved = _moved_checks(before, after, record)
+            why = (
+                "\n".join(
+                    f"Moved by: {claim} on {source} {urls.get((record, source), '')}: "
+                    f"{was} -> {now}"
+                    for claim, source, was, now in moved
+                )
+                if moved
+                else "Moved by: no claim check changed; a source stopped counting "
+                "(see `evidence sources`)"
+            )
+            by = f" ({', '.join(f'{c} on {s}' for c, s, _, _ in moved[:3])})" if moved else ""
+            messages.append(
+                Message(
+                    "grade",
+                    record,
+                    f"grade: {record} fell from {old_grade} to {grade}{by}",
+                    f"Record: {record}\nGrade: {old_grade} -> {grade}\n{why}\n"
+                    + _sources(record, urls),
+                )
+            )
+        if freshness == "stale" and old_freshness != "stale":
+            messages.append(
+                Message(
+                    "stale",
+                    record,
+                    f"stale: {record} is stale",
+                    f"Record: {record}\nFreshness: {old_freshness} -> stale "
+                    "(no source backing its grade has answered within the window)\n"
+                    + _sources(record, urls),
+                )
+            )
+    changes: dict[str, list[str]] = defaultdict(list)
+    for (record, claim, source), check, old in _new_changes(before, after):
+        quote = quotes.get((record, claim), "")
+        was = (
+            old.values
+            if old is not None and old.outcome == "changed"
+            else tuple(float(n) for n in _NUMBER.findall(quote.replace(",", "")))
+        )
+        line = (
+            f"{claim} on {source} {urls.get((record, source), '')}: "
+            f'{_numbers(was)} -> {_numbers(check.values)} (quote: "{quote}")'
+        )
+        said = _sentence(texts, old, quote) if old is not None else None
+        says = _sentence(texts, check, check.found_text)
+        if said:
+            line += f'\n  Before: "{said}"'
+        if says:
+            line += f'\n  After: "{says}"'
+        changes[record].append(line)
+    for record, lines in changes.items():
+        claims = ", ".join(sorted({line.split(" ", 1)[0] for line in lines}))
+        messages.append(
+            Message(
+                "changed",
+                record,
+                f"changed: {record} {claims} now shows other numbers",
+                f"Record: {record}\n" + "\n".join(lines),
+            )
+        )
+    for (record, source, _snapshot), reason in after.held.items():
+        if (record, source, _snapshot) not in before.held:
+            messages.append(
+                Message(
+                    "review",
+                    record,
+                    f"review: {record} {source} page held for review",
+                    f"Record: {record}\nSource: {source} {urls.get((record, source), '')}\n"
+                    f"Why: {reason}\nThe previous page still counts; "
+                    f"`evidence accept {record} {source}` lets the new one count.",
+                )
+            )
+    for (record, source), reason in after.shells.items():
+        if (record, source) not in before.shells:
+            messages.append(
+                Message(
+                    "review",
+                    record,
+                    f"review: {record} {source} needs render: browser",
+                    f"Record: {record}\nSource: {source} {urls.get((record, source), '')}\n"
+                    f"Why: {reason}\nAdd `render: browser` to this source in its record "
+                    "file: its claims cannot be checked over HTTP.",
+                )
+            )
+    return messages
+
+
+def _numbers(values: tuple[float, ...]) -> str:
+    return ", ".join(f"{v:g}" for v in values) or "(none)"
+
+
+def _new_changes(
+    before: EvidenceState, after: EvidenceState
+) -> list[tuple[tuple[str, str, str], CheckState, CheckState | None]]:
+    """Checks that turned `changed`, or changed to other numbers, in this run."""
+    found = []
+    for key, check in after.checks.items():
+        old = before.checks.get(key)
+        if check.outcome != "changed" or key[0] not in before.records:
+            continue
+        if old is not None and old.outcome == "changed" and old.values == check.values:
+            continue
+        found.append((key, check, old))
+    return found
+
+
+def changed_snapshots(before: EvidenceState, after: EvidenceState) -> set[int]:
+    """The snapshots whose text the `changed:` messages quote, before and after."""
+    ids: set[int] = set()
+    for _, check, old in _new_changes(before, after):
+        for c in (check, old):
+            if c is not None and c.snapshot_id is not None:
+                ids.add(c.snapshot_id)
+    return ids
+
+
+def _sentence(texts: Mapping[int, str], check: CheckState, words: str | None) -> str | None:
+    """The sentence of the check's snapshot holding `words` (what it found, or the quote
+    a confirmed check found)."""
+    if check.snapshot_id is None or check.snapshot_id not in texts:
+        return None
+    text = texts[check.snapshot_id]
+    return sentence_around(text, check.found_text or words) or sentence_around(text, words)
+
+
+def _moved_checks(
+    before: EvidenceState, after: EvidenceState, record: str
+) -> list[tuple[str, str, str, str]]:
+    """(claim, source, outcome before, outcome now) of the record's checks that moved."""
+    moved = []
+    for (rec, claim, source), check in sorted(after.checks.items()):
+        if rec != record:
+            continue
+        old = before.checks.get((rec, claim, source))
+        was = old.outcome if old is not None else "unchecked"
+        if was != check.outcome:
+            moved.append((claim, source, was, check.outcome))
+    return moved
+
+
+def _sources(record: str, urls: dict[tuple[str, str], str]) -> str:
+    lines = [f"  {source}: {url}" for (r, source), url in sorted(urls.items()) if r == record]
+    return "Sources:\n" + "\n".join(lines)

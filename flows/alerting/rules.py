@@ -1,0 +1,74 @@
+"""When a source's alert opens, is resent, reopens and closes: the rules of the
+contract's "Alerts", with the flapping rule (a source that reopens within `resend_after`
+of closing reopens silently, and its next recovery is silent too)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from warehouse import alerts
+from warehouse.alerts import Message, SourceHealth
+from warehouse.db import Connection
+
+
+def source_alerts(
+    con: Connection, after_failures: int, resend_after: timedelta, now: datetime
+) -> list[Message]:
+    """Open, resend, reopen or close each source's alert; the messages to send."""
+    messages = []
+    latest = alerts.latest_alerts(con)
+    for h in alerts.source_health(con):
+        alert = latest.get((h.record_id, h.source_id))
+        is_open = alert is not None and alert.closed_at is None
+        if h.consecutive_failures >= after_failures:
+            due = (
+                alert is None
+                or alert.last_notified_at is None
+                or (now - alert.last_notified_at >= resend_after)
+            )
+            reopens = (
+                alert is not None
+                and alert.closed_at is not None
+                and now - alert.closed_at < resend_after
+            )
+            if alert is not None and (is_open or reopens):
+                alerts.update_alert(
+                    con, alert.alert_id, h, now if due else None, reopen=not is_open
+                )
+                if due:
+                    messages.append(_unreachable(h, alert.opened_at if is_open else now))
+            else:
+                alerts.open_alert(con, h, now, notified=True)
+                messages.append(_unreachable(h, now))
+        elif h.reachable and alert is not None and is_open:
+            owed = alert.notified_open_at is not None and (
+                alert.recovery_sent_at is None or alert.recovery_sent_at < alert.notified_open_at
+            )
+            alerts.close_alert(con, alert.alert_id, now, recovery_sent=owed)
+            if owed:
+                messages.append(_recovered(h, alert.failures, alert.opened_at, now))
+    return messages
+
+
+def _unreachable(h: SourceHealth, since: datetime) -> Message:
+    return Message(
+        "unreachable",
+        h.record_id,
+        f"unreachable: {h.record_id} {h.source_id} failed {h.consecutive_failures} "
+        "refreshes in a row",
+        f"Record: {h.record_id}\nSource: {h.source_id} {h.url}\n"
+        f"Failures in a row: {h.consecutive_failures}\n"
+        f"Last error: {h.last_error or h.last_outcome} ({h.last_outcome})\n"
+        f"Failing since: {since.isoformat()}",
+    )
+
+
+def _recovered(h: SourceHealth, failures: int, since: datetime, now: datetime) -> Message:
+    return Message(
+        "recovered",
+        h.record_id,
+        f"recovered: {h.record_id} {h.source_id} answers again",
+        f"Record: {h.record_id}\nSource: {h.source_id} {h.url}\n"
+        f"Failures in a row before it recovered: {failures}\n"
+        f"Unreachable from {since.isoformat()} to {now.isoformat()}",
+    )

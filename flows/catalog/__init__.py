@@ -1,0 +1,41 @@
+"""The catalog: settings and records as the user wrote them, validated before anything
+is fetched, every mistake one line naming the file, the line and the fix."""
+
+from flows.catalog.loading import config_dir_from, load_catalog, load_settings, resolve_db
+from flows.catalog.models import (
+    DEFAULT_USER_AGENT,
+    AlertSettings,
+    Catalog,
+    ClaimConfig,
+    FetchSettings,
+    Record,
+    RecordConfig,
+    Settings,
+    SourceConfig,
+    __version__,
+    check_url,
+    parse_duration,
+    slugify,
+    source_slug,
+)
+
+__all__ = [
+    "DEFAULT_USER_AGENT",
+    "AlertSettings",
+    "Catalog",
+    "ClaimConfig",
+    "FetchSettings",
+    "Record",
+    "RecordConfig",
+    "Settings",
+    "SourceConfig",
+    "__version__",
+    "check_url",
+    "config_dir_from",
+    "load_catalog",
+    "load_settings",
+    "parse_duration",
+    "resolve_db",
+    "slugify",
+    "source_slug",
+]

@@ -1,0 +1,198 @@
+"""The catalog's models: settings.yaml and records/*.yaml as pydantic validates them.
+
+pydantic is used here only, at the config boundary; everything past it reads the frozen
+models or the `Record` and `Catalog` values made from them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from importlib import metadata
+from pathlib import Path
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+
+from extractors.values import Render, Status
+from flows.catalog.messages import did_you_mean
+from warehouse.errors import ConfigError
+
+try:
+    __version__ = metadata.version("evidence-pipeline")  # pyproject.toml's, once
+except metadata.PackageNotFoundError:  # a source tree never installed
+    __version__ = "0+unknown"
+
+DEFAULT_USER_AGENT = (
+    f"evidence-pipeline/{__version__} (+https://github.com/evidence-pipeline/evidence-pipeline)"
+)
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def parse_duration(value: object) -> timedelta:
+    """'15d' -> 15 days; units s, m, h, d, w."""
+    if isinstance(value, timedelta):
+        return value
+    m = _DURATION.match(str(value)) if isinstance(value, str | int | float) else None
+    if m is None or isinstance(value, bool):
+        raise ValueError(
+            f"bad duration {value!r}: write a number and a unit s, m, h, d or w, e.g. 15d"
+        )
+    return timedelta(seconds=float(m[1]) * _UNIT_SECONDS[m[2]])
+
+
+Duration = Annotated[timedelta, BeforeValidator(parse_duration)]
+
+
+def _check_slug(value: str) -> str:
+    if not SLUG.match(value):
+        raise ValueError(
+            f"bad id {value!r}: use lowercase letters, digits and '-', e.g. {slugify(value)!r}"
+        )
+    return value
+
+
+Slug = Annotated[str, BeforeValidator(lambda v: _check_slug(str(v)))]
+
+
+def slugify(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:80] or "source"
+
+
+def source_slug(url: str) -> str:
+    """The default id of a source: a slug of its URL's host and path."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    return slugify(f"{host.removeprefix('www.')} {parts.path}")
+
+
+def check_url(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"bad url {url!r}: only http:// and https:// URLs with a host are fetched")
+    return url
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FetchSettings(_Strict):
+    timeout_s: float = Field(20.0, gt=0)
+    concurrency: int = Field(16, ge=1, le=1000)
+    per_host: int = Field(2, ge=1, le=100)
+    retries: int = Field(2, ge=0, le=10)
+    max_bytes: int = Field(5_000_000, ge=1024)
+    user_agent: str = DEFAULT_USER_AGENT
+    obey_robots: bool = True
+    archive_fallback: str | None = None
+    render: Render = Render.HTTP  # how a source without `render` is loaded
+    browser_path: str | None = None  # a Chromium to drive; None: Playwright's, else on PATH
+    browser_concurrency: int = Field(2, ge=1, le=32)  # pages rendered at once
+
+    @field_validator("archive_fallback")
+    @classmethod
+    def _archive_url(cls, v: str | None) -> str | None:
+        return None if v is None else check_url(v)
+
+
+class AlertSettings(_Strict):
+    after_failures: int = Field(3, ge=1)
+    resend_after: Duration = timedelta(hours=24)
+    notify: list[str] = Field(default_factory=list)
+
+
+class ScheduleSettings(_Strict):
+    cron: str = "0 6 * * *"
+
+    @field_validator("cron")
+    @classmethod
+    def _cron(cls, v: str) -> str:
+        from cronsim import CronSim, CronSimError
+
+        try:
+            CronSim(v, datetime.now(UTC))
+        except CronSimError as e:
+            raise ValueError(f"bad cron {v!r} ({e}): use five fields, e.g. '0 6 * * *'") from e
+        return v
+
+
+class HistorySettings(_Strict):
+    keep_pages: int = Field(2, ge=0)  # raw pages kept per source, newest first
+
+
+class Settings(_Strict):
+    database: str = "data/evidence.duckdb"
+    task_runner: Literal["threads", "dask"] = "threads"  # where extract-pages tasks run
+    dask_address: str | None = None  # a Dask scheduler (tcp://host:8786); none: a local cluster
+    freshness_window: Duration = timedelta(days=15)
+    fetch: FetchSettings = FetchSettings()
+    alerts: AlertSettings = AlertSettings()
+    schedule: ScheduleSettings = ScheduleSettings()
+    history: HistorySettings = HistorySettings()
+
+
+class SourceConfig(_Strict):
+    id: Slug | None = None
+    url: Annotated[str, BeforeValidator(lambda v: check_url(str(v)))]
+    role: Literal["primary", "third-party"]
+    obey_robots: bool | None = None
+    expect_redirect: bool = False
+    render: Render | None = None  # None: settings' fetch.render
+    wait_for: str | None = Field(None, min_length=1)  # a CSS selector (browser sources)
+
+    @property
+    def source_id(self) -> str:
+        return self.id or source_slug(self.url)
+
+
+class ClaimConfig(_Strict):
+    id: Slug
+    quote: str = Field(min_length=1)
+    status: Status | None = None
+    sources: list[str] | None = None
+
+
+class RecordConfig(_Strict):
+    id: Slug
+    title: str = Field(min_length=1)
+    freshness_window: Duration | None = None
+    fields: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
+    sources: list[SourceConfig] = Field(min_length=1)
+    claims: list[ClaimConfig] = Field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A validated record, with its file and effective freshness window."""
+
+    config: RecordConfig
+    file: str
+    window: timedelta
+
+    @property
+    def id(self) -> str:
+        return self.config.id
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    settings: Settings
+    records: tuple[Record, ...]
+    config_dir: Path
+
+    def select(self, record_ids: list[str] | None) -> tuple[Record, ...]:
+        if not record_ids:
+            return self.records
+        known = {r.id for r in self.records}
+        for rid in record_ids:
+            if rid not in known:
+                raise ConfigError(
+                    str(self.config_dir / "records"),
+                    f"no record {rid!r}{did_you_mean(rid, known)}",
+                )
+        return tuple(r for r in self.records if r.id in record_ids)

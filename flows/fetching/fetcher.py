@@ -1,0 +1,208 @@
+"""The Fetcher: polite, bounded, every attempt recorded, whichever loader loads a page.
+
+Concurrency is bounded for the run and per host; robots.txt is read once per host per
+run; connect errors, timeouts, 429 and 5xx are retried with exponential backoff and
+jitter (Retry-After honoured up to a cap); a failed live fetch may be answered by the
+archive fallback. Each page is loaded by a `Loader`: over HTTP (flows/fetching/http.py),
+or in a browser (flows/fetching/browser.py), both inside the same limits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Protocol
+from urllib.parse import urlsplit
+
+import httpx
+from protego import Protego
+
+from extractors.values import Outcome, Render, Via
+from flows.fetching.attempts import Answer, Attempt, FetchFailed, FetchRequest
+from flows.fetching.guard import AddressGuard
+from flows.fetching.http import HttpLoader, open_clients
+from flows.fetching.redirects import WEB_SCHEMES
+
+if TYPE_CHECKING:
+    from flows.catalog import FetchSettings
+
+RETRY_AFTER_CAP_S = 30.0
+BACKOFF_BASE_S = 0.5
+ROBOTS_MAX_BYTES = 500_000
+RETRYABLE = frozenset({Outcome.TIMEOUT, Outcome.CONNECT_ERROR, Outcome.DNS_ERROR})
+NO_BROWSER = "no browser could be started for a `render: browser` source"
+
+
+class Loader(Protocol):
+    """Loads one request: the page's Answer, or FetchFailed with the outcome."""
+
+    async def load(self, request: FetchRequest) -> Answer: ...
+
+
+def fetch_batch(
+    requests: Sequence[FetchRequest],
+    limits: FetchSettings,
+    clock: Callable[[], datetime],
+    guard: AddressGuard | None = None,
+) -> dict[str, list[Attempt]]:
+    """Fetch every request (async inside); every attempt per URL. A browser is started
+    only when some request is to be rendered in one."""
+
+    async def run() -> dict[str, list[Attempt]]:
+        async with contextlib.AsyncExitStack() as stack:
+            clients = await stack.enter_async_context(open_clients(limits))
+            renderer = None
+            if any(r.render is Render.BROWSER for r in requests):
+                from flows.fetching.browser import open_renderer
+
+                renderer = await stack.enter_async_context(open_renderer(limits, guard))
+            fetcher = Fetcher(clients, limits, clock, renderer=renderer, guard=guard)
+            return await fetcher.fetch_all(requests)
+
+    return asyncio.run(run())
+
+
+class Fetcher:
+    """Fetches many URLs over a few HTTP clients taken in turn (see `client_count`), and
+    in the browser when it is given one; use `fetch_all` from a coroutine."""
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient | Sequence[httpx.AsyncClient],
+        limits: FetchSettings,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        renderer: Loader | None = None,
+        guard: AddressGuard | None = None,
+    ) -> None:
+        clients = [client] if isinstance(client, httpx.AsyncClient) else list(client)
+        self.client = clients[0]  # robots.txt and archive lookups
+        self.limits = limits
+        self.clock = clock
+        self.sleep = sleep
+        self.guard = guard or AddressGuard()  # where a redirect may lead
+        self.http = HttpLoader(clients, limits, self.guard, clock)
+        self.renderer = renderer  # loads `render: browser` requests; None: no browser
+        self._all = asyncio.Semaphore(limits.concurrency)
+        self._hosts: defaultdict[str, asyncio.Semaphore] = defaultdict(
+            lambda: asyncio.Semaphore(limits.per_host)
+        )
+        self._robots: dict[str, Protego | None] = {}
+        self._robots_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def fetch_all(self, requests: Iterable[FetchRequest]) -> dict[str, list[Attempt]]:
+        """Every attempt per URL (the last one is the result)."""
+        reqs = list(requests)
+        results = await asyncio.gather(*(self.fetch(r) for r in reqs))
+        return {r.url: attempts for r, attempts in zip(reqs, results, strict=True)}
+
+    async def fetch(self, request: FetchRequest) -> list[Attempt]:
+        attempts: list[Attempt] = []
+        for number in range(self.limits.retries + 1):
+            attempt = await self._attempt(request)
+            attempts.append(attempt)
+            if not _retryable(attempt) or number == self.limits.retries:
+                break
+            backoff = BACKOFF_BASE_S * 2**number * (0.5 + random.random())
+            delay = attempt.retry_after_s if attempt.retry_after_s is not None else backoff
+            await self.sleep(min(delay, RETRY_AFTER_CAP_S))
+        if self.limits.archive_fallback and not attempts[-1].outcome.success:
+            archived = await self._from_archive(request.url, self.limits.archive_fallback)
+            if archived is not None:
+                attempts.append(archived)
+        return attempts
+
+    async def _from_archive(self, url: str, api: str) -> Attempt | None:
+        """The archive's closest copy of url, fetched and timed at its capture time."""
+        try:
+            async with asyncio.timeout(self.limits.timeout_s):
+                response = await self.client.get(
+                    api, params={"url": url}, headers={"User-Agent": self.limits.user_agent}
+                )
+            closest = response.json()["archived_snapshots"].get("closest") or {}
+        except (TimeoutError, httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+        copy_url = str(closest.get("url") or "")
+        captured = _capture_time(str(closest.get("timestamp") or ""))
+        if not closest.get("available") or str(closest.get("status", "200")) != "200":
+            return None
+        if captured is None or urlsplit(copy_url).scheme not in WEB_SCHEMES:
+            return None
+        attempt = await self._attempt(FetchRequest(copy_url, obey_robots=False))
+        return replace(attempt, url=url, via=Via.ARCHIVED, captured_at=captured)
+
+    async def _attempt(self, request: FetchRequest) -> Attempt:
+        started_at = self.clock()
+        t0 = time.monotonic()
+        host = urlsplit(request.url).netloc.lower()
+        try:
+            async with self._all, self._hosts[host]:
+                if request.obey_robots and not await self._robots_allow(request.url):
+                    raise FetchFailed(Outcome.ROBOTS_DISALLOWED, "disallowed by robots.txt")
+                async with asyncio.timeout(self.limits.timeout_s):
+                    answer = await self._loader(request).load(request)
+        except FetchFailed as e:
+            answer = Answer.failure(e)
+        except (TimeoutError, httpx.TimeoutException):
+            answer = Answer(
+                outcome=Outcome.TIMEOUT, error=f"no answer within {self.limits.timeout_s:g}s"
+            )
+        except httpx.HTTPError as e:
+            answer = self.http.failure(e)
+        elapsed_ms = int((time.monotonic() - t0) * 1000)
+        return Attempt.of(request, started_at, elapsed_ms, answer)
+
+    def _loader(self, request: FetchRequest) -> Loader:
+        if request.render is not Render.BROWSER:
+            return self.http
+        if self.renderer is None:
+            raise FetchFailed(Outcome.BROWSER_UNAVAILABLE, NO_BROWSER)
+        return self.renderer
+
+    async def _robots_allow(self, url: str) -> bool:
+        parts = urlsplit(url)
+        origin = f"{parts.scheme}://{parts.netloc}"
+        async with self._robots_locks[origin]:
+            if origin not in self._robots:
+                self._robots[origin] = await self._read_robots(origin)
+        rules = self._robots[origin]
+        return rules is None or rules.can_fetch(url, self.limits.user_agent)
+
+    async def _read_robots(self, origin: str) -> Protego | None:
+        try:
+            async with asyncio.timeout(self.limits.timeout_s):
+                response = await self.client.get(
+                    origin + "/robots.txt",
+                    headers={"User-Agent": self.limits.user_agent},
+                    follow_redirects=True,
+                )
+        except (TimeoutError, httpx.HTTPError):
+            return None  # unreachable robots.txt: the fetch itself will say why
+        if response.status_code != 200:
+            return None  # 4xx: no rules; 5xx: treated as no rules, the page fetch decides
+        return Protego.parse(response.text[:ROBOTS_MAX_BYTES])
+
+
+def _capture_time(stamp: str) -> datetime | None:
+    """A Wayback timestamp (YYYYMMDDhhmmss, UTC) as a datetime."""
+    try:
+        return datetime.strptime(stamp[:14], "%Y%m%d%H%M%S").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def _retryable(attempt: Attempt) -> bool:
+    if attempt.outcome in RETRYABLE:
+        return True
+    status = attempt.http_status
+    return (
+        attempt.outcome is Outcome.HTTP_ERROR
+        and status is not None
+        and (status == 429 or status >= 500)
+    )
