@@ -24,6 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("cli", "flows", "extractors", "warehouse")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
+PIP = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
 
 
 def source_modules() -> list[str]:
@@ -60,8 +61,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copytree(ROOT / package, source / package, ignore=IGNORED)
     out = tmp_path_factory.mktemp("dist")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
-        + ["--disable-pip-version-check", "-w", str(out), str(source)],
+        [*PIP, "wheel", "--no-deps", "--no-build-isolation", "-w", str(out), str(source)],
         check=True,
         timeout=300,
     )
@@ -91,8 +91,7 @@ def test_the_installed_wheel_imports_and_runs(wheel: Path, tmp_path: Path) -> No
     ).stdout.strip()
     (Path(site) / "borrowed.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet"]
-        + ["--no-deps", "--no-index", "--disable-pip-version-check", str(wheel)],
+        [*PIP, "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)],
         check=True,
         timeout=300,
     )
