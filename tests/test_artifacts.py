@@ -1,6 +1,7 @@
 """Each refresh run publishes Prefect artifacts: `evidence-status` (a table, one row per
 record) and `evidence-changes` (markdown: what changed in the run), versioned by key on
-the server the run reports to (here the session's test server)."""
+the server the run reports to (here the session's test server); and its progress lines
+go to the run's logs as well as stderr, so that the Prefect UI shows them."""
 
 from __future__ import annotations
 
@@ -92,6 +93,8 @@ def test_artifacts_on_a_real_prefect_server(
             timeout=300,
         )
         assert done.returncode == 0, done.stderr[-2000:]
+        logs = httpx.post(f"{api}/logs/filter", json={"limit": 200}, timeout=30)
+        logs.raise_for_status()
         found = {}
         for key in ("evidence-status", "evidence-changes"):
             answer = httpx.post(
@@ -107,3 +110,42 @@ def test_artifacts_on_a_real_prefect_server(
     assert status["type"] == "table" and rows[0]["record"] == "served-record"
     assert changes["type"] == "markdown"
     assert "- **served-record**: documented (fresh), first graded" in changes["data"]
+    # Progress in the UI: each line the CLI printed, in the flow run's logs as well.
+    logged = [log["message"] for log in logs.json() if log["name"] == "evidence"]
+    printed = [line.removeprefix("evidence: ") for line in done.stderr.splitlines()]
+    assert "refreshing 1 records: 1 URLs" in logged
+    assert any(m.startswith("time: ") for m in logged)
+    assert set(logged) <= set(printed)
+    assert all(log["flow_run_id"] for log in logs.json() if log["name"] == "evidence")
+
+
+def test_progress_reaches_the_run_logs_of_flow_and_task_runs(
+    prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In-process, on the session's server: the progress lines of a run are its logs,
+    those of the flow's own thread and those of a task (the page held for review)."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import LogFilter, LogFilterFlowRunId
+    from prefect.logging.handlers import APILogWorker
+
+    from flows.refresh import refresh_flow
+
+    body = "<html><main><p>{}</p></main></html>"
+    long = " ".join(["Teams get $2,000 in credits for the best runs."] * 20)
+    web.routes["/p"] = Page(body.format(long))
+    config, db = one_source_catalog(
+        tmp_path, web.url("/p"), "Teams get $2,000 in credits", record_id="logged"
+    )
+    refresh_at(config, db, datetime(2026, 11, 2, 6, tzinfo=UTC), monkeypatch)
+    web.routes["/p"] = Page(body.format("Moved."))  # a primary page that lost its text
+    monkeypatch.setenv("EVIDENCE_NOW", datetime(2026, 11, 3, 6, tzinfo=UTC).isoformat())
+    state = refresh_flow(str(config), str(db), None, return_state=True)
+    APILogWorker.drain_all(timeout=30)
+    run_id = state.state_details.flow_run_id
+    with get_client(sync_client=True) as client:
+        logs = client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run_id])))
+    ours = [log for log in logs if log.name == "evidence"]
+    assert "refreshing 1 records: 1 URLs" in [log.message for log in ours]
+    held = [log for log in ours if log.message.startswith("holding the new page of logged/p")]
+    assert held and held[0].task_run_id is not None  # logged by the check-and-grade task
+    assert all(log.task_run_id is None for log in ours if log.message.startswith("time: "))
