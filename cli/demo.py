@@ -8,7 +8,8 @@ import tempfile
 from pathlib import Path
 
 from cli.card import render_card
-from cli.render import summary_table, table
+from cli.render import table
+from cli.report import report_text
 from cli.sample_server import SampleSite
 from cli.site import write_site
 from flows.catalog import load_catalog
@@ -41,10 +42,10 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         config = write_demo_config(DEMO_DIR / "config", Path(tmp) / "config", site.base_url)
         load_catalog(config)  # a config error stops here, before Prefect starts
         print(f"evidence demo: serving {DEMO_DIR / 'pages'} at {site.base_url}", file=sys.stderr)
-        rows = run_refresh(config, db, None, verbose)
+        report = run_refresh(config, db, None, verbose)
 
     print("\n== refresh ==")
-    print(summary_table(rows))
+    print(report_text(report))
     con = connect(db, read_only=True, now=clock.now())
     try:
         print("\n== evidence status ==")

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from datetime import UTC, date, datetime, time
 from pathlib import Path
 
-from cli.render import as_csv, as_json, summary_table, table
+from cli.render import as_csv, as_json, table
 from flows.catalog import (
     Catalog,
     Settings,
@@ -24,7 +24,7 @@ from flows.catalog import (
     load_settings,
     resolve_db,
 )
-from flows.runtime import clock
+from flows.runtime import clock, mark_start
 from warehouse import queries
 from warehouse.db import Connection, session
 from warehouse.errors import EvidenceError
@@ -56,7 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--record", action="append", metavar="ID", help="refresh only this record (repeatable)"
     )
-    p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="list every record in the summary, and show Prefect's own logs",
+    )
 
     sub.add_parser(
         "status", parents=[common], help="one row per record: grade, sources confirming, freshness"
@@ -74,10 +78,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="output format (default table)",
     )
 
-    sub.add_parser("sources", parents=[common], help="source health, one row per source")
+    p = sub.add_parser("sources", parents=[common], help="source health, one row per source")
+    p.add_argument("--failing", action="store_true", help="only sources whose last attempt failed")
+    _format_option(p)
 
-    p = sub.add_parser("alerts", parents=[common], help="open alerts (--all: every alert)")
-    p.add_argument("--all", action="store_true", help="include closed alerts")
+    p = sub.add_parser(
+        "alerts",
+        parents=[common],
+        help="open unreachable alerts, then the alerts of the newest run (--all: every one)",
+    )
+    p.add_argument("--all", action="store_true", help="every alert kept, newest first")
+    p.add_argument(
+        "--kind",
+        choices=["unreachable", "recovered", "grade", "changed", "stale", "review", "flow-failed"],
+        help="only alerts of this kind",
+    )
+    p.add_argument(
+        "--since", type=_date_arg, metavar="DATE", help="only alerts raised from DATE on"
+    )
+    _format_option(p)
 
     p = sub.add_parser(
         "reextract",
@@ -187,9 +206,10 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     config_dir = config_dir_from(args.config)
     db = resolve_db(args.db, load_settings(config_dir))
     ensure_no_refresh(db)  # a second refresh exits at once, before Prefect starts
+    from cli.report import report_text
     from flows.commands.run import run_refresh
 
-    print(summary_table(run_refresh(config_dir, db, args.record, args.verbose)))
+    print(report_text(run_refresh(config_dir, db, args.record, args.verbose), args.verbose))
     return 0
 
 
@@ -220,30 +240,58 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_sql(args: argparse.Namespace) -> int:
     with _reading(args) as con:
         columns, rows = queries.run_user_query(con, args.query)
-    if args.format == "json":
-        print(as_json(columns, rows))
-    elif args.format == "csv":
-        print(as_csv(columns, rows))
-    else:
-        print(table(columns, rows, max_width=80))
+    print(_formatted(args.format, columns, rows))
     return 0
 
 
 def cmd_sources(args: argparse.Namespace) -> int:
     with _reading(args) as con:
-        columns, rows = queries.sources(con)
-    print(table(columns, rows, max_width=70))
+        columns, rows = queries.sources(con, failing=args.failing)
+    if not rows and args.format == "table":
+        print("no failing source" if args.failing else "no sources")
+        return 0
+    print(_formatted(args.format, columns, rows, max_width=70))
     return 0
+
+
+ALERT_COLUMNS = ["raised_at", "kind", "record_id", "source_id", "title", "delivered_at"]
 
 
 def cmd_alerts(args: argparse.Namespace) -> int:
     with _reading(args) as con:
-        columns, rows = queries.alerts(con, args.all)
-    if not rows:
-        print("no open alerts" if not args.all else "no alerts")
+        columns, rows = queries.alerts(con, args.all, args.kind, args.since)
+    if args.format != "table":
+        print(_formatted(args.format, columns, rows))
         return 0
-    print(table(columns, rows))
+    if not rows:
+        print(
+            "no alerts kept" + (" of that kind or since then" if args.kind or args.since else "")
+            if args.all
+            else "no open alert, and none raised by the newest run (--all: every one kept)"
+        )
+        return 0
+    at = [columns.index(c) for c in ALERT_COLUMNS]
+    print(table(ALERT_COLUMNS, [[r[i] for i in at] for r in rows], max_width=100))
     return 0
+
+
+def _format_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--format",
+        choices=["table", "csv", "json"],
+        default="table",
+        help="output format (default table)",
+    )
+
+
+def _formatted(
+    fmt: str, columns: list[str], rows: list[tuple[object, ...]], max_width: int = 80
+) -> str:
+    if fmt == "json":
+        return as_json(columns, rows)
+    if fmt == "csv":
+        return as_csv(columns, rows)
+    return table(columns, rows, max_width=max_width)
 
 
 def cmd_reextract(args: argparse.Namespace) -> int:
@@ -390,6 +438,7 @@ def run() -> None:
     refresh, for memory the OS takes back anyway. Frozen, the objects are left to it (the
     exit handlers still run: the pool, Prefect and the temporary server were stopped).
     """
+    mark_start()  # a refresh's `time:` counts from the process's start
     code = main()
     gc.freeze()
     sys.exit(code)

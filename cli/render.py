@@ -85,11 +85,6 @@ def as_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 SUMMARY_COLUMNS = ["record", "grade", "freshness", "fetched", "failed", "confirming", "stale_on"]
 
 
-def summary_table(rows: Sequence[dict[str, Any]]) -> str:
-    """The table `evidence refresh` prints: one row per record."""
-    return table(SUMMARY_COLUMNS, [[r[c] for c in SUMMARY_COLUMNS] for r in rows])
-
-
 def day(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d") if value else "never"
 

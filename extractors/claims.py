@@ -3,15 +3,19 @@
 Matching ignores case, runs of white space, typographic quotes and dashes,
 non-breaking spaces and thousands separators ("$5,000" matches "$5000").
 A quote whose words are on the page with other numbers in the numbers'
-places is ``changed``, and the numbers found are kept.
+places is ``changed``, and the numbers found are kept. A number that is part of a name
+("A100", "GPT-4", "Windows 11": the grammar's `in_name`) is one of the quote's words.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from extractors.numbers import name_numbers
 from extractors.values import CheckOutcome, ClaimCheck
 
 _FOLD = str.maketrans(
@@ -131,30 +135,48 @@ def _fold_offsets_by_char(text: str) -> tuple[int, ...]:
     return tuple(offsets)
 
 
-def _quote_pattern(folded_quote: str) -> tuple[re.Pattern[str], int] | None:
-    """A pattern matching the quote with any numbers in its numbers' places."""
-    parts = _NUMBER_RE.split(folded_quote)
-    count = len(parts) - 1
-    if count == 0:
-        return None
-    letters = sum(ch.isalpha() for ch in "".join(parts))
-    if letters < _MIN_LETTERS_FOR_CHANGED:
-        return None
+@dataclass(frozen=True, slots=True)
+class _Quote:
+    """A quote as it is matched: folded, its figures (numbers not in names), and the
+    pattern with any numbers in the figures' places (None: it holds none)."""
+
+    folded: str
+    wanted: tuple[float, ...]
+    pattern: re.Pattern[str] | None
+
+
+@functools.lru_cache(maxsize=4096)
+def _quote(quote: str) -> _Quote:
+    """Made once per quote (a quote is checked against many pages)."""
+    folded = fold(quote)
+    names = name_numbers(quote)
+    offsets = _fold_offsets(quote) if names else ()
+    pieces, figures, last = [], [], 0
+    for m in _NUMBER_RE.finditer(folded):
+        if names and offsets[m.start()] in names:
+            continue  # a name's digits are words of the quote
+        pieces.append(folded[last : m.start()])
+        figures.append(float(m.group()))
+        last = m.end()
+    pieces.append(folded[last:])
+    letters = sum(ch.isalpha() for ch in "".join(pieces))
+    if not figures or letters < _MIN_LETTERS_FOR_CHANGED:
+        return _Quote(folded, tuple(figures), None)
     number = rf"(?<![\d.])({_NUMBER})(?!\d|\.\d)"
-    pattern = number.join(re.escape(p) for p in parts)
-    return re.compile(pattern), count
+    pattern = number.join(re.escape(p) for p in pieces)
+    return _Quote(folded, tuple(figures), re.compile(pattern))
 
 
 def match_claim(quote: str, page: NormalizedText | str) -> ClaimCheck:
     """Check one quote against a page's main text."""
     if isinstance(page, str):
         page = normalize_text(page)
-    folded_quote = fold(quote).strip()
-    if not folded_quote:
+    q = _quote(quote)
+    if not q.folded:
         return ClaimCheck(CheckOutcome.ABSENT)
-    check = _match(folded_quote, page)
+    check = _match(q, page)
     if check.outcome is CheckOutcome.ABSENT:
-        closest = closest_passage(folded_quote, page)
+        closest = closest_passage(q.folded, page)
         if closest is not None:
             return ClaimCheck(
                 CheckOutcome.ABSENT, closest_text=closest[0], closest_score=closest[1]
@@ -188,16 +210,13 @@ def closest_passage(folded_quote: str, page: NormalizedText) -> tuple[str, int] 
     return (passage, int(found.score)) if passage else None
 
 
-def _match(folded_quote: str, page: NormalizedText) -> ClaimCheck:
-    wanted = tuple(float(n) for n in _NUMBER_RE.findall(folded_quote))
-    compiled = _quote_pattern(folded_quote)
-    if compiled is None:
-        return _match_literal(folded_quote, page, wanted)
-    pattern, _ = compiled
+def _match(q: _Quote, page: NormalizedText) -> ClaimCheck:
+    if q.pattern is None:
+        return _match_literal(q.folded, page, q.wanted)
     first_changed: re.Match[str] | None = None
-    for m in pattern.finditer(page.folded):
+    for m in q.pattern.finditer(page.folded):
         found = tuple(float(g) for g in m.groups())
-        if found == wanted:
+        if found == q.wanted:
             return ClaimCheck(CheckOutcome.CONFIRMED, page.span(m.start(), m.end()), found)
         if first_changed is None:
             first_changed = m

@@ -122,3 +122,23 @@ AMBIGUOUS_WORDS = frozenset({"one"})
 # The word before a year-less date that points forward ("until 15 January") or back.
 FUTURE_WORDS = frozenset({"until", "till", "by", "before", "from", "starting", "through", "due"})
 PAST_WORDS = frozenset({"since", "last", "was", "were", "ago"})
+# Words that lead up to a figure rather than name a thing, when one starts a sentence or a
+# title ("Over 500 teams", "Get Up To 40 Hours", "USD 500"): a number after them is a
+# figure. Any other capitalised word before a number names a product, model or version.
+FIGURE_LEADS = frozenset(
+    {
+        *NOT_NOUNS,
+        *(w for q in QUALIFIERS for w in q.split()),
+        *MONTHS,
+        *(c.lower() for c in CURRENCY_CODES),
+        *CURRENCY_WORDS,
+        *"""some any every first last next top another extra additional free total nearly
+        just only get gets got earn earns win wins won save saves receive receives offer
+        offers offered give gives gave grant grants granted provide provides include
+        includes including enjoy claim claims access use run spend pay costs cost add adds
+        reach reached reaches hit hits see sees serve serves support supports over under
+        roughly approximately almost about around apply join host hosts hosted invite
+        invites expect expects estimated nearly exactly precisely approx ca circa
+        rs inr usd eur gbp""".split(),
+    }
+)

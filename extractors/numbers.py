@@ -18,6 +18,7 @@ from extractors.lexicon import (
     CURRENCY_SYMBOLS,
     CURRENCY_WORDS,
     DURATION_UNITS,
+    FIGURE_LEADS,
     FUTURE_WORDS,
     MEASURE_UNITS,
     MONTHS,
@@ -33,6 +34,10 @@ from extractors.subjects import subject_of
 from extractors.values import NumberKind, QuotedNumber
 
 _AREA = r"(?:square|sq\.?|cubic)\s"
+# The word right before a number (letters only: "A100 80GB" is a model and its memory).
+_WORD_BEFORE = re.compile(r"(?:^|[\s(\[\"'“])(?P<word>[A-Za-z][A-Za-z'’+]*)\s+$")
+# Glued to a word before it: "A100", "GPT-4", "v5e-4".
+_GLUED = re.compile(r"[A-Za-z]-?$")
 _AGE = re.compile(r"[\s-]old\b", re.I)
 # the number follows a capitalised word ("The", "iPhone", "GeForce")
 _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
@@ -273,6 +278,32 @@ def _numbers_in(sentence: str, today: date) -> list[QuotedNumber]:
     ]
 
 
+def in_name(text: str, start: int) -> bool:
+    """Whether the number at `start` is part of a name (a model, product or version:
+    "A100", "GPT-4", "RTX 4090", "iPhone 15", "Windows 11", "Python 3.11"), not a figure:
+    glued to the word before it, or after a capitalised word that names a thing (one not
+    of the words that lead up to figures: "Over 500", "In March", "USD 500")."""
+    before = text[max(0, start - 40) : start]
+    if _GLUED.search(before):
+        return True
+    m = _WORD_BEFORE.search(before)
+    if m is None:
+        return False
+    word = m["word"]
+    if not any(c.isupper() for c in word) or word.lower() in FIGURE_LEADS:
+        return False
+    return True
+
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def name_numbers(text: str) -> frozenset[int]:
+    """Where each number of `text` that is part of a name starts (see `in_name`): claim
+    checks keep these as words, never as figures."""
+    return frozenset(m.start() for m in _DIGITS.finditer(text) if in_name(text, m.start()))
+
+
 def _group(m: re.Match[str] | _Read, name: int | str) -> str:
     """A group that every match of its pattern has."""
     value = m.group(name)
@@ -317,6 +348,8 @@ def _build(
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, currency, qualifier)
     if kind is NumberKind.PERCENT:
         return QuotedNumber(kind, value, raw, sentence, value_end, "%", None, qualifier)
+    if not g.get("qual") and in_name(sentence, m.start()):
+        return None  # "Windows 11 users", "RTX 4090 GPUs", "Python 3.11 support": names
     if kind is NumberKind.DURATION:
         if _AGE.match(sentence, m.span()[1]):
             return None  # "a 43-year-old": an age, not a length of time

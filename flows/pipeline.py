@@ -47,6 +47,7 @@ class Stored:
     urls: int = 0
     snapshots: int = 0  # new readings of a source
     checks: int = 0  # claim checks made on them
+    failed: int = 0  # URLs whose live fetch failed
     # Where the time went, for sizing: fetching (alongside reading), the writer waiting
     # for pages to be read, and writing (the flow's thread, the only writer).
     fetch_s: float = 0.0
@@ -57,6 +58,7 @@ class Stored:
         self.urls += other.urls
         self.snapshots += other.snapshots
         self.checks += other.checks
+        self.failed += other.failed
         self.fetch_s += other.fetch_s
         self.read_wait_s += other.read_wait_s
         self.write_s += other.write_s
@@ -91,13 +93,18 @@ def store_sources(
         # take new storage blocks of every table they touch, half empty when they are few.
         if sum(len(r) for _, r in waiting) >= WRITE_URLS:
             done.add(_write_batches(db, run_id, plan, states, waiting))
-            progress(f"stored {done.urls}/{total} URLs")
+            progress(_fetched(done, total))
             waiting = []
         waiting.append((reading, slim))
     if waiting:
         done.add(_write_batches(db, run_id, plan, states, waiting))
-        progress(f"stored {done.urls}/{total} URLs")
+        progress(_fetched(done, total))
     return done
+
+
+def _fetched(done: Stored, total: int) -> str:
+    failed = f", {done.failed} failed" if done.failed else ""
+    return f"fetched {done.urls}/{total} URLs: {done.snapshots} new snapshot(s){failed}"
 
 
 def _fetched_batches(
@@ -197,9 +204,7 @@ def _write_batch(
     if added:  # (claims left unchecked on older snapshots wait for the grading step)
         checks = check_claims(con, known, {same_as.get(d, d) for d in digests})
     failed = sum(not last_live(a).outcome.success for a in results.values())
-    if failed:
-        progress(f"{failed} of {len(results)} URLs failed in this batch")
-    return Stored(len(results), added, checks)
+    return Stored(urls=len(results), snapshots=added, checks=checks, failed=failed)
 
 
 def fetch_rows(results: Results, plan: Plan) -> list[FetchRow]:

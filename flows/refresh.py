@@ -13,18 +13,26 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from prefect import Flow, flow
+from prefect.runtime import flow_run as current_run
 from prefect.states import Cancelled
 from prefect.task_runners import ThreadPoolTaskRunner
 
-from flows.alerting import notify_flow_failure
+from flows.alerting import (
+    RunReport,
+    claim_moves,
+    failures_by_url,
+    notify_flow_failure,
+    publish,
+    record_moves,
+)
 from flows.catalog import Settings, load_catalog, resolve_db
 from flows.pipeline import store_sources
 from flows.planning import catalog_rows, plan_requests, quotes_by_url
 from flows.reading import check_scheduler, cluster_runner
-from flows.runtime import Sealed, clock, progress, publish
+from flows.runtime import Sealed, clock, progress, started_at
 from flows.tasks import Extraction, check_and_grade, send_alerts
-from warehouse import queries, store
-from warehouse.alerts import evidence_state
+from warehouse import alerts, queries, store
+from warehouse.alerts import EvidenceState, evidence_state
 from warehouse.db import session
 from warehouse.errors import RefreshRunning
 from warehouse.lock import refresh_lock
@@ -41,13 +49,14 @@ from warehouse.lock import refresh_lock
 )
 def refresh_flow(
     config_dir: str = "config", db_path: str | None = None, record_ids: list[str] | None = None
-) -> list[dict]:
+) -> RunReport:
     """Fetch, snapshot, extract, check and grade every (or each named) record.
 
-    Returns one summary row per record; a Cancelled state, without touching anything,
-    when another refresh holds the database.
+    Returns the run's report (one summary row per record, what moved, what failed); a
+    Cancelled state, without touching anything, when another refresh holds the database.
     """
     started = time.monotonic()
+    begun = started_at(started)  # the process's start, when the command line marked it
     catalog = load_catalog(Path(config_dir))
     selected = catalog.select(record_ids)
     db = resolve_db(db_path, catalog.settings)
@@ -60,13 +69,13 @@ def refresh_flow(
             # flow types know results only, not states.
             return Cancelled(message=str(e))  # type: ignore[return-value]
         # Where pages are read (a Dask cluster answers before anything is written).
-        extracting = Extraction(
-            held.enter_context(cluster_runner(catalog.settings, Path(config_dir)))
-        )
-        run_id = uuid.uuid4().hex
-        # 1. Note the evidence as it stands (alerts compare with it); store the catalog as
-        #    loaded; plan one request per distinct URL.
+        runner = held.enter_context(cluster_runner(catalog.settings, Path(config_dir)))
+        extracting = Extraction(runner)
+        run_id = current_run.id or uuid.uuid4().hex  # Prefect's id: the run in its UI
+        # 1. Note the run and the evidence as it stands (alerts compare with it); store the
+        #    catalog as loaded; plan one request per distinct URL.
         with session(db, now=clock.now()) as con:
+            alerts.note_run(con, run_id, clock.now())
             before = evidence_state(con)
             store.sync_catalog(con, *catalog_rows(catalog))
             states = store.source_states(con)
@@ -88,25 +97,44 @@ def refresh_flow(
         made = check_and_grade(db, catalog.settings.history.keep_pages)
         grade_s = time.monotonic() - grading
         progress(
-            f"{stored.snapshots} new snapshot(s) of {stored.urls} URLs; "
             f"{stored.checks + made} claim check(s) made; graded {len(catalog.records)} records"
         )
+        # 4. Open, resend and close alerts, keep every message; deliver what is owed.
+        raised = send_alerts(db, catalog.settings.alerts, Sealed(before), run_id)
+        # 5. The run's report (what moved, what failed); its Prefect artifacts.
+        report = report_run(db, run_id, before, raised)
+        publish(report)
+        done = time.monotonic()
         progress(
-            f"time: {time.monotonic() - started:.1f} s; fetching {stored.fetch_s:.1f} s "
-            f"(alongside reading), waiting for pages read {stored.read_wait_s:.1f} s, "
-            f"writing {stored.write_s:.1f} s, checking and grading {grade_s:.1f} s"
+            f"time: {done - begun:.1f} s (start-up {started - begun:.1f} s); "
+            f"fetching {stored.fetch_s:.1f} s (alongside reading), waiting for pages read "
+            f"{stored.read_wait_s:.1f} s, writing {stored.write_s:.1f} s, checking and "
+            f"grading {grade_s:.1f} s"
         )
-        # 4. Open, resend and close alerts; deliver what is owed.
-        send_alerts(db, catalog.settings.alerts, Sealed(before))
-        # 5. One summary row per record; the run's Prefect artifacts.
-        with session(db, now=clock.now()) as con:
-            summary = queries.run_summary(con, run_id)
-            after = evidence_state(con)
-        publish(summary, before, after)
-        return summary
+        return report
 
 
-RefreshFlow = Flow[[str, str | None, list[str] | None], list[dict]]
+def report_run(db: Path, run_id: str, before: EvidenceState, raised: list[str]) -> RunReport:
+    """What the run came to, read back from the warehouse."""
+    now = clock.now()
+    with session(db, now=now) as con:
+        after = evidence_state(con)
+        claims = claim_moves(
+            before, after, alerts.quotes_by_claim(con), alerts.source_urls(con), now
+        )
+        counts = queries.run_counts(con, run_id)
+        return RunReport(
+            run_id=run_id,
+            records=queries.run_summary(con, run_id),
+            moved=record_moves(before, after, claims),
+            claims=claims,
+            failures=failures_by_url(queries.run_failures(con, run_id)),
+            alerts=raised,
+            **counts,
+        )
+
+
+RefreshFlow = Flow[[str, str | None, list[str] | None], RunReport]
 
 
 def configured_flow(settings: Settings, config_dir: Path) -> RefreshFlow:

@@ -115,6 +115,10 @@ def check_and_grade(db_path: Path, keep_pages: int) -> int:
 
 
 @task(name="send-alerts", cache_policy=NONE, timeout_seconds=600)
-def send_alerts(db_path: Path, settings: AlertSettings, before: Sealed[EvidenceState]) -> int:
-    """Open, resend and close alerts; deliver new and owed messages; returns messages sent."""
-    return raise_and_deliver(db_path, settings, before.value, clock.now())
+def send_alerts(
+    db_path: Path, settings: AlertSettings, before: Sealed[EvidenceState], run_id: str
+) -> list[str]:
+    """Open, resend and close alerts; keep every message and deliver new and owed ones;
+    returns the titles raised."""
+    raised = raise_and_deliver(db_path, settings, before.value, clock.now(), run_id)
+    return [m.title for m in raised]

@@ -40,11 +40,12 @@ def one_source_catalog(
 
 
 def refresh_at(config: Path, db: Path, when: datetime, monkeypatch: object) -> list[dict]:
-    """One refresh flow run, in this process, with the clock at `when`; its summary."""
+    """One refresh flow run, in this process, with the clock at `when`; its summary rows
+    (one a record: its report's `records`)."""
     from flows.refresh import refresh_flow
 
     monkeypatch.setenv("EVIDENCE_NOW", when.isoformat())  # type: ignore[attr-defined]
-    return refresh_flow(str(config), str(db), None)
+    return refresh_flow(str(config), str(db), None).records
 
 
 def wait_paused(pause: Path, name: str, proc: object = None, timeout: float = 120) -> int:

@@ -3,6 +3,8 @@ on 127.0.0.1 (json://), and the messages counted."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import textwrap
 import time
@@ -114,11 +116,13 @@ def test_alert_lifecycle_without_storms(
     s.up("$4,000")
     titles = s.refresh(timedelta(days=2))
     assert sorted(titles) == [
-        "changed: nimbus cap now shows other numbers",
+        "changed: nimbus cap up to $5,000 -> up to $4,000",
         "grade: nimbus fell from documented to contradicted (cap on official)",
     ]
     changed = next(json.loads(b)["message"] for _, b in hook.posts if b"changed: nimbus" in b)
-    assert "5000, 12 -> 4000, 12" in changed and web.url("/credits") in changed
+    # the figure as written before and after; "12 months", which did not move, is not named
+    assert "up to $5,000 -> up to $4,000 (quote:" in changed and web.url("/credits") in changed
+    assert "12 months ->" not in changed
     assert "Before: " in changed and "$5,000" in changed.split("Before: ")[1].split("\n")[0]
     assert "After: " in changed and "$4,000" in changed.split("After: ")[1].split("\n")[0]
 
@@ -140,7 +144,7 @@ def test_alert_lifecycle_without_storms(
         # the notify URL's secret is nowhere in the database
         texts = con.execute(
             "SELECT string_agg(channel || channel_masked || title || body, ' ') "
-            "FROM store.notifications"
+            "FROM store.deliveries JOIN store.messages USING (notification_id)"
         ).fetchone()[0]
         assert SECRET not in texts and "json://127.0.0.1:" in texts
     finally:
@@ -188,14 +192,28 @@ def test_alerts_command_lists_open_and_all(
         s.refresh(timedelta(hours=1))
     capsys.readouterr()
     assert main(["alerts", "--db", str(s.db)]) == 0
-    out = capsys.readouterr().out
-    assert "nimbus" in out and "official" in out and "HTTP 503" in out
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[:3] == ["raised_at", "kind", "record_id"]
+    assert "unreachable: nimbus official failed 2 refreshes in a row" in out[2]
+    assert main(["alerts", "--format", "json", "--db", str(s.db)]) == 0
+    (listed,) = json.loads(capsys.readouterr().out)
+    assert listed["kind"] == "unreachable" and listed["source_id"] == "official"
+    assert "HTTP 503" in listed["body"] and listed["delivered_at"] is not None
     s.up("$5,000")
     s.refresh(timedelta(hours=1))
-    assert main(["alerts", "--db", str(s.db)]) == 0
-    assert capsys.readouterr().out.strip() == "no open alerts"
-    assert main(["alerts", "--all", "--db", str(s.db)]) == 0
-    assert "nimbus" in capsys.readouterr().out
+    # the alert is closed: the newest run's recovery is what is listed
+    assert main(["alerts", "--format", "json", "--db", str(s.db)]) == 0
+    assert [a["title"] for a in json.loads(capsys.readouterr().out)] == [
+        "recovered: nimbus official answers again"
+    ]
+    assert main(["alerts", "--all", "--format", "csv", "--db", str(s.db)]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["kind"] for r in rows] == ["recovered", "unreachable"]  # newest first
+    assert main(["alerts", "--all", "--kind", "unreachable", "--db", str(s.db)]) == 0
+    out = capsys.readouterr().out
+    assert "unreachable: nimbus" in out and "recovered" not in out
+    assert main(["alerts", "--all", "--since", "2030-01-01", "--db", str(s.db)]) == 0
+    assert capsys.readouterr().out.strip() == "no alerts kept of that kind or since then"
 
 
 @pytest.mark.parametrize(
@@ -271,14 +289,15 @@ def test_evidence_messages_one_per_record_per_change() -> None:
     texts = {1: "Rules. Teams pay $5 per seat. Apply now.", 2: "Teams now pay $6 per seat.\nEnd."}
     messages = evidence_messages(before, after, quotes, urls, texts)
     assert sorted(m.title for m in messages) == [
-        "changed: a c1, c2 now shows other numbers",
+        "changed: a c1 $5 -> $6, c2 3 -> 4",
         "grade: a fell from documented to contradicted (c1 on p, c2 on p)",
         "review: b app needs render: browser",
         "review: b p page held for review",
         "stale: b is stale",
     ]  # a shell already flagged before is not sent again
     changed = next(m for m in messages if m.kind == "changed")
-    assert "5 -> 6" in changed.body and "3 -> 4" in changed.body
+    assert "$5 -> $6" in changed.body and "3 -> 4" in changed.body
+    assert changed.source_id == "p"  # every change of it on one source
     assert "https://a.example/p" in changed.body
     # the sentence before and after, from the pages themselves
     assert 'Before: "Teams pay $5 per seat."' in changed.body
@@ -293,8 +312,7 @@ def test_the_outbox_serves_each_channel_and_gives_up_after_its_cap(
     """Three channels: one answers, one always refuses, one answers too late. Each message
     is queued once per channel; the good one gets it at once; the slow one costs its
     timeout, not the run; the refusing one is tried each run until MAX_ATTEMPTS, then left."""
-    from flows.alerting import raise_and_deliver
-    from flows.catalog import AlertSettings
+    from flows.alerting import deliver
     from warehouse import alerts
     from warehouse.db import session
 
@@ -303,31 +321,37 @@ def test_the_outbox_serves_each_channel_and_gives_up_after_its_cap(
         refusing.post_status = 500
         slow.post_delay_s = 10  # past apprise's 4-second read timeout
         urls = [f"json://127.0.0.1:{s.httpd.server_address[1]}/h" for s in (hook, refusing, slow)]
-        settings = AlertSettings(notify=urls)
         db = tmp_path / "w.duckdb"
         with session(db, now=T0) as con:
-            before = alerts.evidence_state(con)
             channels = [(channel_key(u), mask_url(u)) for u in urls]
-            alerts.enqueue(
-                con, [alerts.Message("stale", "r", "stale: r is stale", "b")], channels, T0
-            )
+            alerts.keep(con, [alerts.Message("stale", "r", "stale: r is stale", "b")], channels, T0)
         started = time.monotonic()
-        assert raise_and_deliver(db, settings, before, T0) == 1  # only the good channel
+        assert deliver(db, urls, T0) == 1  # only the good channel
         assert time.monotonic() - started < 60  # the slow channel cost its timeout, no more
         assert [json.loads(b)["title"] for _, b in hook.posts] == ["stale: r is stale"]
         slow.post_delay_s = 0
-        assert raise_and_deliver(db, settings, before, T0) == 1  # the slow one, late, once
+        assert deliver(db, urls, T0) == 1  # the slow one, late, once
         for _ in range(alerts.MAX_ATTEMPTS + 3):
-            assert raise_and_deliver(db, settings, before, T0) == 0
+            assert deliver(db, urls, T0) == 0
         # the slow channel may see the first try too, once its sleep ends (the client had
         # given up on it): delivery is at least once
         assert len(hook.posts) == 1 and 1 <= len(slow.posts) <= 2
         with session(db, read_only=True, now=T0) as con:
             attempts = dict(
-                con.execute("SELECT channel, attempts FROM store.notifications").fetchall()
+                con.execute("SELECT channel, attempts FROM store.deliveries").fetchall()
             )
         assert attempts[channel_key(urls[1])] == alerts.MAX_ATTEMPTS  # then given up on
         assert attempts[channel_key(urls[0])] == 1 and attempts[channel_key(urls[2])] == 2
+        # the message is kept once, and is not delivered while a channel still owes it
+        (kept,) = con_rows(db, "SELECT title, delivered_at FROM notifications")
+        assert kept == ("stale: r is stale", None)
     finally:
         refusing.stop()
         slow.stop()
+
+
+def con_rows(db: Path, query: str) -> list[tuple]:
+    from warehouse.db import session
+
+    with session(db, read_only=True, now=T0) as con:
+        return con.execute(query).fetchall()

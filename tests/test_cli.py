@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -72,8 +73,16 @@ def warehouse(site: WebServer, tmp_path_factory: pytest.TempPathFactory) -> tupl
     )
     result = evidence("refresh", "--config", str(config), timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "team-credits  contradicted" in result.stdout
+    assert result.stdout.splitlines() == [
+        "team-credits: contradicted (fresh), first graded",
+        "3 URL(s) fetched: 2 with a new snapshot, 0 unchanged, 1 failed",
+        f"failed: {site.url('/gone')} (team-credits/gone): http_error: HTTP 404 Not Found",
+    ]
     assert "evidence: refreshing 1 records: 3 URLs" in result.stderr
+    # the whole wall time, start-up (the interpreter, imports, Prefect) its own part
+    (timed,) = [line for line in result.stderr.splitlines() if line.startswith("evidence: time:")]
+    total, startup = re.match(r"evidence: time: ([\d.]+) s \(start-up ([\d.]+) s\)", timed).groups()
+    assert 0 < float(startup) < float(total)
     assert "Traceback" not in result.stderr
     return config, root / "evidence.duckdb"
 
@@ -193,7 +202,8 @@ def test_sources(warehouse: tuple[Path, Path]) -> None:
 
 def test_alerts_empty(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
-    assert evidence("alerts", "--all", "--config", str(config)).stdout.strip() == "no alerts"
+    assert evidence("alerts", "--all", "--config", str(config)).stdout.strip() == "no alerts kept"
+    assert evidence("alerts", "--format", "json", "--config", str(config)).stdout.strip() == "[]"
 
 
 def test_db_flag_wins_over_env_and_settings(warehouse: tuple[Path, Path], tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import duckdb
 
-from warehouse.db import rows_as, sql_file, transaction
+from warehouse.db import insert_rows, rows_as, sql_file, transaction
 
 APP_SHELL = "over HTTP the page is an app shell with no text"
 MAX_ATTEMPTS = 20  # a message a channel refused this often is given up on
@@ -17,12 +17,13 @@ MAX_ATTEMPTS = 20  # a message a channel refused this often is given up on
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One alert message, queued once per notify channel."""
+    """One alert message: kept, then queued once per notify channel."""
 
     kind: str  # unreachable, recovered, grade, changed, stale, review, flow-failed
     record_id: str | None
     title: str
     body: str
+    source_id: str | None = None  # the source it is about, when it is about one
 
 
 class CheckState(NamedTuple):
@@ -70,7 +71,7 @@ class AlertRow:
 
 @dataclass(frozen=True, slots=True)
 class Outgoing:
-    notification_id: int
+    delivery_id: int
     channel: str
     kind: str
     title: str
@@ -140,37 +141,60 @@ def close_alert(
     )
 
 
-def enqueue(
+def keep(
     con: duckdb.DuckDBPyConnection,
     messages: Sequence[Message],
     channels: Sequence[tuple[str, str]],
     now: datetime,
+    run_id: str | None = None,
 ) -> None:
-    """Each message for each channel, given as (channel key, masked URL)."""
-    rows = [
-        (key, masked, m.kind, m.record_id, m.title, m.body, now)
-        for key, masked in channels
-        for m in messages
+    """Keep each message, and queue it for each channel, given as (channel key, masked
+    URL)."""
+    if not messages:
+        return
+    ids = [
+        r[0]
+        for r in con.execute(
+            "SELECT nextval('store.notification_ids') FROM range(?)", [len(messages)]
+        ).fetchall()
     ]
-    if rows:
+    insert_rows(
+        con,
+        "store.messages",
+        [
+            {
+                "notification_id": i,
+                "kind": m.kind,
+                "record_id": m.record_id,
+                "source_id": m.source_id,
+                "title": m.title,
+                "body": m.body,
+                "raised_at": now,
+                "run_id": run_id,
+            }
+            for i, m in zip(ids, messages, strict=True)
+        ],
+    )
+    deliveries = [(i, key, masked) for key, masked in channels for i in ids]
+    if deliveries:
         con.executemany(
-            "INSERT INTO store.notifications (notification_id, channel, channel_masked, kind,"
-            " record_id, title, body, created_at)"
-            " VALUES (nextval('store.notification_ids'), ?, ?, ?, ?, ?, ?, ?)",
-            rows,
+            "INSERT INTO store.deliveries (delivery_id, notification_id, channel, channel_masked)"
+            " VALUES (nextval('store.notification_ids'), ?, ?, ?)",
+            deliveries,
         )
 
 
 def unsent(con: duckdb.DuckDBPyConnection, channel_keys: Sequence[str]) -> list[Outgoing]:
-    """Messages not yet delivered to channels still configured, oldest first."""
+    """Deliveries not yet made to channels still configured, oldest first."""
     if not channel_keys:
         return []
     return rows_as(
         Outgoing,
         con.execute(
-            "SELECT notification_id, channel, kind, title, body FROM store.notifications"
-            " WHERE sent_at IS NULL AND attempts < ? AND list_contains(?, channel)"
-            " ORDER BY notification_id",
+            "SELECT d.delivery_id, d.channel, m.kind, m.title, m.body"
+            " FROM store.deliveries d JOIN store.messages m USING (notification_id)"
+            " WHERE d.sent_at IS NULL AND d.attempts < ? AND list_contains(?, d.channel)"
+            " ORDER BY d.delivery_id",
             [MAX_ATTEMPTS, list(channel_keys)],
         ),
     )
@@ -180,13 +204,18 @@ def mark_delivery(
     con: duckdb.DuckDBPyConnection, results: Sequence[tuple[int, bool, str | None]], now: datetime
 ) -> None:
     with transaction(con):
-        for notification_id, ok, error in results:
+        for delivery_id, ok, error in results:
             con.execute(
-                "UPDATE store.notifications SET attempts = attempts + 1, last_attempt_at = ?,"
+                "UPDATE store.deliveries SET attempts = attempts + 1, last_attempt_at = ?,"
                 " sent_at = CASE WHEN ? THEN ? ELSE NULL END, last_error = ?"
-                " WHERE notification_id = ?",
-                [now, ok, now, error, notification_id],
+                " WHERE delivery_id = ?",
+                [now, ok, now, error, delivery_id],
             )
+
+
+def note_run(con: duckdb.DuckDBPyConnection, run_id: str, now: datetime) -> None:
+    """A refresh run begins (`evidence alerts` shows the messages of the newest)."""
+    con.execute("INSERT INTO store.runs (run_id, started_at) VALUES (?, ?)", [run_id, now])
 
 
 def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import duckdb
@@ -43,15 +44,32 @@ def status(con: duckdb.DuckDBPyConnection) -> Result:
     return run(con, "status.sql")
 
 
-def sources(con: duckdb.DuckDBPyConnection) -> Result:
-    return run(con, "sources.sql")
+def sources(con: duckdb.DuckDBPyConnection, failing: bool = False) -> Result:
+    """Source health, one row per source (`failing`: those whose last attempt failed)."""
+    return run(con, "sources.sql", failing=failing)
 
 
-def alerts(con: duckdb.DuckDBPyConnection, include_closed: bool) -> Result:
-    query = "SELECT * FROM alerts"
-    if not include_closed:
-        query += " WHERE closed_at IS NULL"
-    return run_query(con, query + " ORDER BY opened_at DESC")
+def alerts(
+    con: duckdb.DuckDBPyConnection,
+    everything: bool = False,
+    kind: str | None = None,
+    since: datetime | None = None,
+) -> Result:
+    """The messages kept: the open unreachable alerts' newest, then those the newest run
+    raised (or, `everything`, all of them, newest first); of one kind, raised since."""
+    return run(con, "alerts.sql", everything=everything, kind=kind, since=since)
+
+
+def run_failures(con: duckdb.DuckDBPyConnection, run_id: str) -> list[dict[str, Any]]:
+    """The sources whose live fetch failed in a run (URL, record, source, outcome, error)."""
+    columns, rows = run(con, "run_failures.sql", run_id=run_id)
+    return [dict(zip(columns, r, strict=True)) for r in rows]
+
+
+def run_counts(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, int]:
+    """A run's URLs: in all, with a new snapshot, unchanged, failed."""
+    columns, rows = run(con, "run_counts.sql", run_id=run_id)
+    return dict(zip(columns, rows[0], strict=True))
 
 
 def card(con: duckdb.DuckDBPyConnection, record_id: str) -> dict[str, Result] | None:

@@ -3,11 +3,15 @@
 A source's alert opens after `alerts.after_failures` failed refreshes in a row and is
 sent once; while open it is resent every `alerts.resend_after`; the first success closes
 it with a recovery message (rules.py). Evidence alerts say what moved (messages.py).
-Every message goes through an outbox to the notify URLs (delivery.py).
+Every message is kept, and goes through an outbox to the notify URLs (delivery.py). What
+moved in a run (moves.py) is said the same in the alerts, the run's report (report.py)
+and its Prefect artifacts (artifacts.py).
 """
 
+from flows.alerting.artifacts import publish
 from flows.alerting.delivery import (
     channel_key,
+    deliver,
     mask_url,
     notify_flow_failure,
     notify_urls,
@@ -15,17 +19,28 @@ from flows.alerting.delivery import (
     send,
 )
 from flows.alerting.messages import GRADE_RANK, changed_snapshots, evidence_messages
+from flows.alerting.moves import ClaimMove, RecordMove, claim_moves, record_moves
+from flows.alerting.report import Failure, RunReport, failures_by_url
 from flows.alerting.rules import source_alerts
 
 __all__ = [
     "GRADE_RANK",
+    "ClaimMove",
+    "Failure",
+    "RecordMove",
+    "RunReport",
     "changed_snapshots",
     "channel_key",
+    "claim_moves",
+    "deliver",
     "evidence_messages",
+    "failures_by_url",
     "mask_url",
     "notify_flow_failure",
     "notify_urls",
+    "publish",
     "raise_and_deliver",
+    "record_moves",
     "send",
     "source_alerts",
 ]

@@ -17,10 +17,10 @@ from urllib.parse import urlsplit
 
 from flows.alerting.messages import changed_snapshots, evidence_messages
 from flows.alerting.rules import source_alerts
-from flows.catalog import AlertSettings, load_settings
-from flows.runtime import progress
+from flows.catalog import AlertSettings, Settings, load_settings, resolve_db
+from flows.runtime import clock, progress
 from warehouse import alerts
-from warehouse.alerts import EvidenceState
+from warehouse.alerts import EvidenceState, Message
 from warehouse.db import session, transaction
 from warehouse.errors import EvidenceError
 
@@ -48,35 +48,64 @@ def channel_key(url: str) -> str:
 
 
 def raise_and_deliver(
-    db_path: Path, settings: AlertSettings, before: EvidenceState, now: datetime
-) -> int:
-    """Open, resend and close alerts, compare the evidence with `before`, queue every
-    message for every channel, and deliver what is owed; returns messages delivered."""
+    db_path: Path,
+    settings: AlertSettings,
+    before: EvidenceState,
+    now: datetime,
+    run_id: str | None = None,
+) -> list[Message]:
+    """Open, resend and close alerts, compare the evidence with `before`, keep every
+    message (queued for every channel), and deliver what is owed; the messages raised."""
     urls = notify_urls(settings.notify)
-    channels = [(channel_key(u), mask_url(u)) for u in urls]
     with session(db_path, now=now) as con:
         with transaction(con):
             messages = source_alerts(con, settings.after_failures, settings.resend_after, now)
             after = alerts.evidence_state(con)
             texts = alerts.snapshot_texts(con, changed_snapshots(before, after))
             messages += evidence_messages(
-                before, after, alerts.quotes_by_claim(con), alerts.source_urls(con), texts
+                before, after, alerts.quotes_by_claim(con), alerts.source_urls(con), texts, now
             )
-            alerts.enqueue(con, messages, channels, now)
-        pending = alerts.unsent(con, [key for key, _ in channels])
+            alerts.keep(con, messages, _channels(urls), now, run_id)
+    deliver(db_path, urls, now)
+    tell(messages, urls)
+    return messages
+
+
+def deliver(db_path: Path, urls: list[str], now: datetime) -> int:
+    """Send every delivery owed to the configured channels; returns those made."""
     by_key = {channel_key(u): u for u in urls}
-    results = [(o.notification_id, *send(by_key[o.channel], o.title, o.body)) for o in pending]
     with session(db_path, now=now) as con:
-        alerts.mark_delivery(con, results, now)
+        pending = alerts.unsent(con, list(by_key))
+    results = [(o.delivery_id, *send(by_key[o.channel], o.title, o.body)) for o in pending]
+    if results:
+        with session(db_path, now=now) as con:
+            alerts.mark_delivery(con, results, now)
     failed: dict[str, int] = defaultdict(int)
     for (_, ok, error), out in zip(results, pending, strict=True):
         if not ok:
             failed[error or mask_url(by_key[out.channel])] += 1
     for error, count in failed.items():
         progress(f"{count} alert message(s) not delivered: {error}; retried next run")
-    if messages and not urls:
-        progress(f"{len(messages)} alert(s) raised; no notify URL set (alerts.notify)")
     return sum(ok for _, ok, _ in results)
+
+
+def tell(messages: list[Message], urls: list[str]) -> None:
+    """Say on stderr what was raised: each title when no channel will carry it."""
+    if not messages:
+        return
+    if urls:
+        progress(f"{len(messages)} alert(s) raised, queued for {len(urls)} notify URL(s)")
+        return
+    for m in messages:
+        progress(f"alert: {m.title}")
+    progress(
+        f"{len(messages)} alert(s) raised and kept (`evidence alerts`); "
+        "no notify URL set (alerts.notify)"
+    )
+
+
+def _channels(urls: list[str]) -> list[tuple[str, str]]:
+    return [(channel_key(u), mask_url(u)) for u in urls]
 
 
 def send(url: str, title: str, body: str) -> tuple[bool, str | None]:
@@ -93,17 +122,33 @@ def send(url: str, title: str, body: str) -> tuple[bool, str | None]:
 
 
 def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
-    """on_failure hook of the refresh flow: a crash of the flow itself reaches every
-    notify channel."""
+    """on_failure hook of the refresh flow: a crash of the flow itself is kept with the
+    other messages (when its database can be opened) and reaches every notify channel."""
     params = getattr(flow_run, "parameters", {}) or {}
     try:
         settings = load_settings(Path(params.get("config_dir") or "config"))
-        configured = settings.alerts.notify
     except EvidenceError:
-        configured = []
-    message = getattr(state, "message", None) or "the refresh flow failed"
+        settings = None
+    configured = settings.alerts.notify if settings is not None else []
+    urls = notify_urls(configured)
+    error = getattr(state, "message", None) or "the refresh flow failed"
     name = getattr(flow_run, "name", "?")
-    for url in notify_urls(configured):
-        ok, error = send(url, f"flow-failed: evidence-refresh run {name}", str(message)[:2000])
-        if not ok:
-            progress(f"could not report the failed run: {error}")
+    message = Message(
+        kind="flow-failed",
+        record_id=None,
+        title=f"flow-failed: evidence-refresh run {name}",
+        body=str(error)[:2000],
+    )
+    now = clock.now()
+    try:
+        db = resolve_db(params.get("db_path"), settings or Settings())
+        with session(db, now=now) as con, transaction(con):
+            alerts.keep(con, [message], _channels(urls), now, str(getattr(flow_run, "id", "")))
+        deliver(db, urls, now)
+    except Exception as e:  # the hook of a crash: it must not raise one of its own
+        progress(f"could not keep the failed run's message: {str(e).splitlines()[0]}")
+        for url in urls:
+            ok, failure = send(url, message.title, message.body)
+            if not ok:
+                progress(f"could not report the failed run: {failure}")
+    tell([message], urls)

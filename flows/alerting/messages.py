@@ -4,15 +4,16 @@ naming what moved it."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Mapping
+from datetime import UTC, datetime
 
 from extractors.sentences import sentence_around
+from flows.alerting.moves import changed_figures
 from warehouse.alerts import CheckState, EvidenceState, Message
 
+MAX_IN_TITLE = 3  # claims a `changed:` title names; its body names them all
 GRADE_RANK = {"documented": 3, "reported": 2, "unverified": 1, "contradicted": 0}
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def evidence_messages(
@@ -21,11 +22,14 @@ def evidence_messages(
     quotes: dict[tuple[str, str], str],
     urls: dict[tuple[str, str], str],
     texts: Mapping[int, str] | None = None,
+    now: datetime | None = None,
 ) -> list[Message]:
     """One message per record per change, comparing states around a grading (`texts`:
     the main text of the snapshots the changed checks were made on, see
-    `changed_snapshots`, for the sentences they quote)."""
+    `changed_snapshots`, for the sentences they quote; `now`: the date year-less
+    figures are read against)."""
     texts = texts or {}
+    now = now or datetime.now(UTC)
     messages = []
     old_records, new_records = before.records, after.records
     for record, (grade, freshness) in new_records.items():
@@ -66,16 +70,15 @@ def evidence_messages(
                 )
             )
     changes: dict[str, list[str]] = defaultdict(list)
+    changed_sources: dict[str, set[str]] = defaultdict(set)
+    heads: dict[str, list[str]] = defaultdict(list)  # "cap $5,000 -> $4,000", a claim each
     for (record, claim, source), check, old in _new_changes(before, after):
         quote = quotes.get((record, claim), "")
-        was = (
-            old.values
-            if old is not None and old.outcome == "changed"
-            else tuple(float(n) for n in _NUMBER.findall(quote.replace(",", "")))
-        )
+        figures = "; ".join(f"{a} -> {b}" for a, b in changed_figures(old, check, quote, now))
+        heads[record].append(f"{claim} {figures}".strip())
         line = (
             f"{claim} on {source} {urls.get((record, source), '')}: "
-            f'{_numbers(was)} -> {_numbers(check.values)} (quote: "{quote}")'
+            f'{figures or "other figures"} (quote: "{quote}")'
         )
         said = _sentence(texts, old, quote) if old is not None else None
         says = _sentence(texts, check, check.found_text)
@@ -84,24 +87,32 @@ def evidence_messages(
         if says:
             line += f'\n  After: "{says}"'
         changes[record].append(line)
+        changed_sources[record].add(source)
     for record, lines in changes.items():
-        claims = ", ".join(sorted({line.split(" ", 1)[0] for line in lines}))
+        named = list(dict.fromkeys(heads[record]))
+        claims = ", ".join(named[:MAX_IN_TITLE]) + (
+            f" and {len(named) - MAX_IN_TITLE} more" if len(named) > MAX_IN_TITLE else ""
+        )
+        sources = changed_sources[record]
+        one = next(iter(sources)) if len(sources) == 1 else None
         messages.append(
             Message(
-                "changed",
-                record,
-                f"changed: {record} {claims} now shows other numbers",
-                f"Record: {record}\n" + "\n".join(lines),
+                kind="changed",
+                record_id=record,
+                source_id=one,
+                title=f"changed: {record} {claims}",
+                body=f"Record: {record}\n" + "\n".join(lines),
             )
         )
     for (record, source, _snapshot), reason in after.held.items():
         if (record, source, _snapshot) not in before.held:
             messages.append(
                 Message(
-                    "review",
-                    record,
-                    f"review: {record} {source} page held for review",
-                    f"Record: {record}\nSource: {source} {urls.get((record, source), '')}\n"
+                    kind="review",
+                    record_id=record,
+                    source_id=source,
+                    title=f"review: {record} {source} page held for review",
+                    body=f"Record: {record}\nSource: {source} {urls.get((record, source), '')}\n"
                     f"Why: {reason}\nThe previous page still counts; "
                     f"`evidence accept {record} {source}` lets the new one count.",
                 )
@@ -110,19 +121,16 @@ def evidence_messages(
         if (record, source) not in before.shells:
             messages.append(
                 Message(
-                    "review",
-                    record,
-                    f"review: {record} {source} needs render: browser",
-                    f"Record: {record}\nSource: {source} {urls.get((record, source), '')}\n"
+                    kind="review",
+                    record_id=record,
+                    source_id=source,
+                    title=f"review: {record} {source} needs render: browser",
+                    body=f"Record: {record}\nSource: {source} {urls.get((record, source), '')}\n"
                     f"Why: {reason}\nAdd `render: browser` to this source in its record "
                     "file: its claims cannot be checked over HTTP.",
                 )
             )
     return messages
-
-
-def _numbers(values: tuple[float, ...]) -> str:
-    return ", ".join(f"{v:g}" for v in values) or "(none)"
 
 
 def _new_changes(

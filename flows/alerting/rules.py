@@ -52,11 +52,12 @@ def source_alerts(
 
 def _unreachable(h: SourceHealth, since: datetime) -> Message:
     return Message(
-        "unreachable",
-        h.record_id,
-        f"unreachable: {h.record_id} {h.source_id} failed {h.consecutive_failures} "
+        kind="unreachable",
+        record_id=h.record_id,
+        source_id=h.source_id,
+        title=f"unreachable: {h.record_id} {h.source_id} failed {h.consecutive_failures} "
         "refreshes in a row",
-        f"Record: {h.record_id}\nSource: {h.source_id} {h.url}\n"
+        body=f"Record: {h.record_id}\nSource: {h.source_id} {h.url}\n"
         f"Failures in a row: {h.consecutive_failures}\n"
         f"Last error: {h.last_error or h.last_outcome} ({h.last_outcome})\n"
         f"Failing since: {since.isoformat()}",
@@ -65,10 +66,11 @@ def _unreachable(h: SourceHealth, since: datetime) -> Message:
 
 def _recovered(h: SourceHealth, failures: int, since: datetime, now: datetime) -> Message:
     return Message(
-        "recovered",
-        h.record_id,
-        f"recovered: {h.record_id} {h.source_id} answers again",
-        f"Record: {h.record_id}\nSource: {h.source_id} {h.url}\n"
+        kind="recovered",
+        record_id=h.record_id,
+        source_id=h.source_id,
+        title=f"recovered: {h.record_id} {h.source_id} answers again",
+        body=f"Record: {h.record_id}\nSource: {h.source_id} {h.url}\n"
         f"Failures in a row before it recovered: {failures}\n"
         f"Unreachable from {since.isoformat()} to {now.isoformat()}",
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from flows.alerting import RunReport
 from flows.catalog import load_catalog
 from flows.runtime import configure_prefect, prefect_api
 from warehouse.errors import EvidenceError
@@ -17,8 +18,8 @@ from warehouse.lock import refresh_lock
 
 def run_refresh(
     config_dir: Path, db: Path, record_ids: list[str] | None = None, verbose: bool = False
-) -> list[dict]:
-    """Refresh every (or each named) record of the catalog into db; the summary rows."""
+) -> RunReport:
+    """Refresh every (or each named) record of the catalog into db; the run's report."""
     configure_prefect(verbose)
     with prefect_api() as api:
         catalog = load_catalog(config_dir)  # a config error stops here, nothing written

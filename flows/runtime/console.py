@@ -10,9 +10,36 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import sys
+import time
 
 LOGGER = "evidence"
+_started: float | None = None  # see mark_start
+
+
+def mark_start() -> None:
+    """Count this process's whole life as the run's: the command line calls this first,
+    so that a refresh's `time:` line holds its start-up (interpreter, imports, Prefect)."""
+    global _started
+    _started = time.monotonic() - process_age()
+
+
+def started_at(default: float) -> float:
+    """The monotonic time the run began: the process's start once marked, else `default`."""
+    return default if _started is None else min(_started, default)
+
+
+def process_age() -> float:
+    """Seconds since this process started (0 where /proc cannot tell)."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        with open("/proc/uptime", "rb") as f:
+            uptime = float(f.read().split()[0])
+        return max(0.0, uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def progress(message: str) -> None:

@@ -1,0 +1,131 @@
+"""What moved in a run, worked out once from the evidence before and after it, for the
+alerts, the run's summary and its Prefect artifact to say the same: each claim check
+that moved (for a `changed` one, its figures as written before and after), and each
+record whose grade or freshness moved, with the checks that moved it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from extractors.moves import bare_figures, moved_figures
+from warehouse.alerts import CheckState, EvidenceState
+
+UNCHECKED = "unchecked"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMove:
+    """A claim check whose outcome or figures moved."""
+
+    record_id: str
+    claim_id: str
+    source_id: str
+    url: str
+    was: str  # the outcome before ("unchecked": none)
+    now: str
+    figures: tuple[tuple[str, str], ...] = ()  # a `changed` check's, as written: before, now
+
+    @property
+    def figures_text(self) -> str:
+        return "; ".join(f"{a} -> {b}" for a, b in self.figures)
+
+    def line(self) -> str:
+        """ "quota on acme-pricing: confirmed -> changed, 500 GPU hours -> 300 GPU hours"."""
+        moved = f"{self.was} -> {self.now}" if self.was != self.now else self.now
+        return f"{self.claim_id} on {self.source_id}: {moved}" + (
+            f", {self.figures_text}" if self.figures else ""
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RecordMove:
+    """A record whose grade or freshness moved (`was` None: graded for the first time)."""
+
+    record_id: str
+    was: tuple[str, str] | None  # (grade, freshness)
+    now: tuple[str, str]
+    claims: tuple[ClaimMove, ...] = ()
+
+    def line(self) -> str:
+        """ "acme: documented (fresh) -> contradicted (fresh)"."""
+        grade, freshness = self.now
+        if self.was is None:
+            return f"{self.record_id}: {grade} ({freshness}), first graded"
+        return f"{self.record_id}: {self.was[0]} ({self.was[1]}) -> {grade} ({freshness})"
+
+
+def claim_moves(
+    before: EvidenceState,
+    after: EvidenceState,
+    quotes: Mapping[tuple[str, str], str],
+    urls: Mapping[tuple[str, str], str],
+    now: datetime,
+) -> list[ClaimMove]:
+    """Every check whose outcome moved, or that shows other figures, in reading order."""
+    moves = []
+    for key, check in sorted(after.checks.items()):
+        old = before.checks.get(key)
+        if old is not None and (old.outcome, old.values) == (check.outcome, check.values):
+            continue
+        record, claim, source = key
+        figures = changed_figures(old, check, quotes.get((record, claim), ""), now)
+        moves.append(
+            ClaimMove(
+                record_id=record,
+                claim_id=claim,
+                source_id=source,
+                url=urls.get((record, source), ""),
+                was=old.outcome if old is not None else UNCHECKED,
+                now=check.outcome,
+                figures=figures,
+            )
+        )
+    return moves
+
+
+def record_moves(
+    before: EvidenceState, after: EvidenceState, claims: list[ClaimMove]
+) -> list[RecordMove]:
+    """Every record whose grade or freshness moved, or that was graded for the first time,
+    with the checks of it that moved."""
+    moves = []
+    for record, state in sorted(after.records.items()):
+        was = before.records.get(record)
+        if was == state:
+            continue
+        mine = tuple(c for c in claims if c.record_id == record)
+        moves.append(RecordMove(record_id=record, was=was, now=state, claims=mine))
+    return moves
+
+
+def changed_figures(
+    old: CheckState | None, check: CheckState, quote: str, now: datetime
+) -> tuple[tuple[str, str], ...]:
+    """A `changed` check's figures, as written before and now: the page's wording against
+    the last one's (or the quote's); the bare numbers where the wording is not kept."""
+    if check.outcome != "changed":
+        return ()
+    if check.found_text:
+        pairs = moved_figures(_wording(old, quote), check.found_text, now)
+        if pairs:
+            return tuple(pairs)
+    was = (
+        _numbers(old.values)
+        if old is not None and old.outcome == "changed"
+        else ", ".join(bare_figures(quote)) or "(none)"
+    )
+    is_ = _numbers(check.values)
+    return ((was, is_),) if was != is_ else ()
+
+
+def _numbers(values: tuple[float, ...]) -> str:
+    return ", ".join(f"{v:g}" for v in values) or "(none)"
+
+
+def _wording(old: CheckState | None, quote: str) -> str:
+    """How the page put the claim before: what the last check found, else the quote."""
+    if old is not None and old.found_text:
+        return old.found_text
+    return quote
