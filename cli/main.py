@@ -99,6 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     _format_option(p)
 
     p = sub.add_parser(
+        "server",
+        parents=[common],
+        help="the local Prefect server refreshes share: where it is, or stop it",
+    )
+    p.add_argument("action", choices=["status", "stop"], nargs="?", default="status")
+
+    p = sub.add_parser(
         "reextract",
         parents=[common],
         help="read stored pages again after an extractor change (fetches nothing)",
@@ -294,6 +301,28 @@ def _formatted(
     return table(columns, rows, max_width=max_width)
 
 
+def cmd_server(args: argparse.Namespace) -> int:
+    from flows.runtime import shared_server
+
+    if args.action == "stop":
+        stopped = shared_server.stop()
+        print(
+            f"stopped the local Prefect server at {stopped.ui_url} (pid {stopped.pid})"
+            if stopped
+            else "no local Prefect server is running"
+        )
+        return 0
+    running = shared_server.find()
+    if running is None:
+        print("no local Prefect server is running (the next refresh starts one)")
+    else:
+        print(
+            f"local Prefect server at {running.ui_url} (pid {running.pid}, Prefect "
+            f"{running.prefect}); it stops after {running.idle} idle"
+        )
+    return 0
+
+
 def cmd_reextract(args: argparse.Namespace) -> int:
     from flows.commands.reextract import reextract
 
@@ -420,6 +449,7 @@ COMMANDS = {
     "sql": cmd_sql,
     "sources": cmd_sources,
     "alerts": cmd_alerts,
+    "server": cmd_server,
     "reextract": cmd_reextract,
     "suggest": cmd_suggest,
     "site": cmd_site,

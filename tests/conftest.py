@@ -13,6 +13,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from flows.runtime import configure_prefect  # noqa: E402
 
 configure_prefect()
+# Each command a test runs starts a Prefect server of its own, which dies with it; the
+# tests of the shared server (test_shared_server.py) ask for that one.
+os.environ["EVIDENCE_PREFECT_SERVER"] = "temporary"
 os.environ.pop("EVIDENCE_NOW", None)
 os.environ.pop("EVIDENCE_DB", None)
 os.environ.pop("EVIDENCE_CONFIG", None)

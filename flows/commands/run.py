@@ -8,12 +8,15 @@ refresh stops here with one line, never inside the flow.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flows.alerting import RunReport
 from flows.catalog import load_catalog
 from flows.runtime import configure_prefect, prefect_api
 from warehouse.errors import EvidenceError
 from warehouse.lock import refresh_lock
+
+if TYPE_CHECKING:  # (imported by the flow, once the server is on its way)
+    from flows.alerting import RunReport
 
 
 def run_refresh(
@@ -25,11 +28,12 @@ def run_refresh(
         catalog = load_catalog(config_dir)  # a config error stops here, nothing written
         catalog.select(record_ids)
         with refresh_lock(db):
-            from flows.reading import start_workers
+            from flows.reading import FEW_PAGES, start_workers
             from flows.refresh import configured_flow
 
             flow = configured_flow(catalog.settings, catalog.config_dir)
-            if catalog.settings.task_runner == "threads":
+            urls = {s.url for r in catalog.records for s in r.config.sources}
+            if catalog.settings.task_runner == "threads" and len(urls) > FEW_PAGES:
                 start_workers()  # they import the extractors while the server starts
             api.wait()
             state = flow(str(catalog.config_dir), str(db), record_ids, return_state=True)

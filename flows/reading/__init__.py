@@ -3,10 +3,11 @@ Dask cluster that can take their place. A worker imports only this room's worker
 the extractors and the warehouse's row types."""
 
 from flows.reading.cluster import check_scheduler, cluster_runner
-from flows.reading.extraction import extract_batch, extract_jobs, start_workers
+from flows.reading.extraction import FEW_PAGES, extract_batch, extract_jobs, start_workers
 from flows.reading.worker import Extracted, ExtractJob, run_job
 
 __all__ = [
+    "FEW_PAGES",
     "ExtractJob",
     "Extracted",
     "check_scheduler",

@@ -1,13 +1,15 @@
 """The Prefect server a run talks to, and Prefect's quiet defaults.
 
-One-off runs (`refresh`, `demo`) use the configured API, else a temporary server.
-Left to itself, Prefect starts its temporary server inside the process at the flow's
-first API call, then waits for it with nothing else to do. Here the same server
-(uvicorn on Prefect's app factory, the UI off) is started as a child process before
-Prefect is imported and the catalog read, so its start-up overlaps them; the run
-waits for it only at its first call. `serve` needs a server that schedules, so without
-a configured API it starts a local `prefect server` for as long as it serves. Every
-child dies with this process (PR_SET_PDEATHSIG) and is stopped on exit.
+One-off runs (`refresh`, `demo`) use the configured API, else a local server shared by
+commands (flows/runtime/shared_server.py), else (EVIDENCE_PREFECT_SERVER=temporary) a
+temporary server of their own. Left to itself, Prefect starts its temporary server
+inside the process at the flow's first API call, then waits for it with nothing else to
+do. Here the temporary server (uvicorn on Prefect's app factory, the UI off) is started
+as a child process before Prefect is imported and the catalog read, so its start-up
+overlaps them; the run waits for it only at its first call. `serve` needs a server that
+schedules, so without a configured API it starts a local `prefect server` for as long as
+it serves. Every child but the shared server dies with this process (PR_SET_PDEATHSIG)
+and is stopped on exit.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
+from flows.runtime import shared_server
 from warehouse.errors import EvidenceError
 
 # Set before Prefect is imported, never over the user's own settings.
@@ -203,15 +207,111 @@ class _Configured:
         pass
 
 
+class _Shared:
+    """The local server shared by commands (flows/runtime/shared_server.py)."""
+
+    def __init__(self, running: shared_server.Running, started: bool) -> None:
+        self.running = running
+        self.started = started
+        self._ready = False
+        self._settings = ExitStack()
+
+    def wait(self, timeout_s: float = START_TIMEOUT_S) -> None:
+        """Until it answers (when just started), then point Prefect at it, unless Prefect's
+        own settings name an API after all (a source `configured_api` does not read)."""
+        from prefect.settings import (
+            PREFECT_API_URL,
+            PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
+            get_current_settings,
+            temporary_settings,
+        )
+
+        if self._ready:
+            return
+        if self.started:
+            shared_server.wait(self.running, timeout_s)
+        self._ready = True
+        theirs = get_current_settings().api.url
+        if theirs:
+            from flows.runtime.console import progress
+
+            progress(f"Prefect API at {theirs} (from Prefect's settings)")
+            return
+        # no heartbeats: this server marks no runs crashed, and the flow's end would wait
+        updates = {PREFECT_API_URL: self.running.api_url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}
+        self._settings.enter_context(temporary_settings(updates=updates))
+
+    def stop(self) -> None:
+        """Hand Prefect's queued logs and events over; the server itself keeps running."""
+        if self._ready:
+            drain_prefect()
+            self._ready = False
+        self._settings.close()
+
+
+def configured_api(cwd: Path | None = None) -> str | None:
+    """The Prefect API the user configured, read without importing Prefect: the
+    environment, the active profile, ./prefect.toml or ./pyproject.toml."""
+    import tomllib
+
+    if os.environ.get("PREFECT_API_URL"):
+        return os.environ["PREFECT_API_URL"]
+    cwd = cwd or Path.cwd()
+    profiles = Path(
+        os.environ.get("PREFECT_PROFILES_PATH") or shared_server.home() / "profiles.toml"
+    )
+    places: list[tuple[Path, tuple[str, ...]]] = [
+        (profiles, ()),
+        (cwd / "prefect.toml", ("api", "url")),
+        (cwd / "pyproject.toml", ("tool", "prefect", "api", "url")),
+    ]
+    for path, keys in places:
+        try:
+            data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not keys:  # the profiles file: the active profile's setting
+            active = os.environ.get("PREFECT_PROFILE") or data.get("active") or "ephemeral"
+            keys = ("profiles", str(active), "PREFECT_API_URL")
+        for key in keys:
+            data = data.get(key) if isinstance(data, dict) else None
+        if isinstance(data, str) and data:
+            return data
+    return None
+
+
 @contextmanager
-def prefect_api() -> Iterator[TemporaryServer | _Configured]:
-    """For the block: the configured Prefect API, else a temporary server starting now.
+def prefect_api() -> Iterator[TemporaryServer | _Configured | _Shared]:
+    """For the block: the configured Prefect API, else the shared local server (found, or
+    starting now), else (EVIDENCE_PREFECT_SERVER=temporary) a temporary one starting now.
+    Says at once which.
 
     Call `.wait()` on what it yields before the first flow run (after the imports): until
     then Prefect does not know the server's address.
     """
-    # Started before Prefect is imported to learn whether an API is configured (env,
-    # profile or prefect.toml), which takes a while; stopped again at once when one is.
+    from flows.runtime.console import progress
+
+    configured = configured_api()
+    if configured:
+        progress(f"Prefect API at {configured}")
+        yield _Configured()
+        return
+    if shared_server.mode() == "shared":
+        running, started = shared_server.ensure()
+        what = "starting a local Prefect server" if started else "using the local Prefect server"
+        progress(
+            f"{what} at {running.ui_url} (kept for later commands; it stops after "
+            f"{running.idle} idle, or on `evidence server stop`)"
+        )
+        shared = _Shared(running, started)
+        try:
+            yield shared
+        finally:
+            shared.stop()
+        return
+    progress("starting a temporary Prefect server (it stops with this run)")
+    # Started before Prefect is imported to learn whether an API is configured (a source
+    # configured_api does not read), which takes a while; stopped again at once when one is.
     server = TemporaryServer().start()
     try:
         from prefect.settings import get_current_settings
