@@ -257,6 +257,29 @@ def test_a_crash_of_the_flow_reaches_the_channels(
     assert len(titles) == 1 and titles[0].startswith("flow-failed: evidence-refresh run ")
 
 
+def test_a_crash_of_the_flow_is_kept_with_the_other_alerts(
+    prefect_harness: None, hook: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.refresh import refresh_flow
+
+    config = tmp_path / "config"
+    (config / "records").mkdir(parents=True)
+    (config / "records" / "r.yaml").write_text(
+        "id: r\ntitle: R\nsources: [{url: 'http://127.0.0.1:9/x', role: primary}]\n"
+    )
+    port = hook.httpd.server_address[1]
+    monkeypatch.setenv("EVIDENCE_NOTIFY", f"json://127.0.0.1:{port}/crash")
+    monkeypatch.setenv("EVIDENCE_NOW", "not a time")  # the flow's first look at the clock
+    db = tmp_path / "w.duckdb"
+    state = refresh_flow(str(config), str(db), None, return_state=True)
+    assert state.is_failed()
+    (kept,) = con_rows(db, "SELECT kind, title, body, delivered_at, run_id FROM notifications")
+    kind, title, body, delivered_at, run_id = kept
+    assert kind == "flow-failed" and title == json.loads(hook.posts[0][1])["title"]
+    assert "EVIDENCE_NOW" in body and delivered_at is not None
+    assert run_id == str(state.state_details.flow_run_id)  # the run, as Prefect knows it
+
+
 def test_evidence_messages_one_per_record_per_change() -> None:
     from flows.alerting import changed_snapshots, evidence_messages
     from warehouse.alerts import CheckState, EvidenceState

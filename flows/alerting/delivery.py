@@ -11,7 +11,7 @@ import hashlib
 import logging
 import os
 from collections import defaultdict
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -139,7 +139,10 @@ def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
         title=f"flow-failed: evidence-refresh run {name}",
         body=str(error)[:2000],
     )
-    now = clock.now()
+    try:
+        now = clock.now()
+    except EvidenceError:  # a bad EVIDENCE_NOW may be the crash itself
+        now = datetime.now(UTC)
     try:
         db = resolve_db(params.get("db_path"), settings or Settings())
         with session(db, now=now) as con, transaction(con):
