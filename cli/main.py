@@ -8,7 +8,9 @@ on stderr and exit 2; a crash exits 1 with its traceback.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import gc
+import signal
 import sys
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -469,6 +471,8 @@ def run() -> None:
     exit handlers still run: the pool, Prefect and the temporary server were stopped).
     """
     mark_start()  # a refresh's `time:` counts from the process's start
+    # SIGUSR1 prints every thread's stack on stderr: what a command that hangs waits on
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     code = main()
     gc.freeze()
     sys.exit(code)

@@ -29,7 +29,7 @@ from flows.catalog import Settings, load_catalog, resolve_db
 from flows.pipeline import store_sources
 from flows.planning import catalog_rows, plan_requests, quotes_by_url
 from flows.reading import check_scheduler, cluster_runner
-from flows.runtime import Sealed, clock, progress, started_at
+from flows.runtime import Sealed, clock, flush_run_logs, progress, started_at
 from flows.tasks import Extraction, check_and_grade, send_alerts
 from warehouse import alerts, queries, store
 from warehouse.alerts import EvidenceState, evidence_state
@@ -111,6 +111,7 @@ def refresh_flow(
             f"{stored.read_wait_s:.1f} s, writing {stored.write_s:.1f} s, checking and "
             f"grading {grade_s:.1f} s"
         )
+        flush_run_logs()
         return report
 
 

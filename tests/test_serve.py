@@ -89,8 +89,11 @@ def stop(serve: subprocess.Popen, how: signal.Signals) -> str:
     try:
         _, err = serve.communicate(timeout=60)
     except subprocess.TimeoutExpired:
+        serve.send_signal(signal.SIGUSR1)  # its threads' stacks, on stderr (faulthandler)
+        time.sleep(2)
         serve.kill()
-        pytest.fail(f"serve ignored {how.name} for a minute")
+        _, err = serve.communicate()
+        pytest.fail(f"serve ignored {how.name} for a minute:\n{err[-6000:]}")
     assert serve.returncode == 0, err
     assert "Traceback" not in err and err.rstrip().endswith("stopped"), err
     return err

@@ -1,8 +1,9 @@
 """One run of the refresh flow from the command line (`refresh`, `demo`).
 
-Prefect's temporary server starts first, as a child, while the catalog is read; the
-refresh lock is taken before the flow starts and held until it ends, so that a second
-refresh stops here with one line, never inside the flow.
+The catalog is read first (a config error is the one line said), then the Prefect
+server is found or started (its start overlaps the imports); the refresh lock is taken
+before the flow starts and held until it ends, so that a second refresh stops here with
+one line, never inside the flow.
 """
 
 from __future__ import annotations
@@ -24,19 +25,22 @@ def run_refresh(
 ) -> RunReport:
     """Refresh every (or each named) record of the catalog into db; the run's report."""
     configure_prefect(verbose)
-    with prefect_api() as api:
-        catalog = load_catalog(config_dir)  # a config error stops here, nothing written
-        catalog.select(record_ids)
-        with refresh_lock(db):
-            from flows.reading import FEW_PAGES, start_workers
-            from flows.refresh import configured_flow
+    # A config error, or a Dask scheduler that does not answer, is the one line said.
+    catalog = load_catalog(config_dir)
+    catalog.select(record_ids)
+    if catalog.settings.task_runner == "dask":
+        from flows.reading import check_scheduler
 
-            flow = configured_flow(catalog.settings, catalog.config_dir)
-            urls = {s.url for r in catalog.records for s in r.config.sources}
-            if catalog.settings.task_runner == "threads" and len(urls) > FEW_PAGES:
-                start_workers()  # they import the extractors while the server starts
-            api.wait()
-            state = flow(str(catalog.config_dir), str(db), record_ids, return_state=True)
+        check_scheduler(catalog.settings, catalog.config_dir)
+    with refresh_lock(db), prefect_api() as api:  # (a second refresh stops at the lock)
+        from flows.reading import FEW_PAGES, start_workers
+        from flows.refresh import refresh_flow
+
+        urls = {s.url for r in catalog.records for s in r.config.sources}
+        if catalog.settings.task_runner == "threads" and len(urls) > FEW_PAGES:
+            start_workers()  # they import the extractors while the server starts
+        api.wait()
+        state = refresh_flow(str(catalog.config_dir), str(db), record_ids, return_state=True)
     if state.is_cancelled():  # cancelled from Prefect's side: the run did not complete
         raise EvidenceError(state.message or f"the refresh of {db} was cancelled")
     return state.result()  # a crash raises here, as it was raised in the flow

@@ -21,8 +21,8 @@ if TYPE_CHECKING:  # (a worker process imports this module: no httpx there)
     from flows.fetching import Attempt
 
 EXTRACT_WORKERS = os.cpu_count() or 1
-# Pages read in the process itself rather than on the pool: a few cost less than the
-# workers' start (each imports the extractors).
+# Pages read in the process itself rather than on a pool not yet started: a few cost less
+# than the workers' start (each imports the extractors).
 FEW_PAGES = 4
 _pools: dict[int, ProcessPoolExecutor] = {}
 
@@ -66,7 +66,7 @@ def extract_batch(
 def extract_jobs(jobs: Sequence[ExtractJob], workers: int | None = None) -> list[Extracted]:
     """Read and compress every job, on `workers` processes (default: one per core)."""
     workers = EXTRACT_WORKERS if workers is None else workers
-    if workers > 1 and len(jobs) > FEW_PAGES:
+    if workers > 1 and len(jobs) > (1 if workers in _pools else FEW_PAGES):
         return list(_pool(workers).map(run_job, jobs, chunksize=4))
     return [run_job(job) for job in jobs]
 

@@ -2,8 +2,8 @@
 and task values handed over whole. Prefect itself is imported only
 where it is used, so that read commands never import it."""
 
-from flows.runtime import clock
-from flows.runtime.console import mark_start, progress, started_at
+from flows.runtime import clock, shared_server
+from flows.runtime.console import flush_run_logs, mark_start, progress, started_at
 from flows.runtime.prefect_server import configure_prefect, local_server, prefect_api
 from flows.runtime.sealed import Sealed
 
@@ -11,9 +11,11 @@ __all__ = [
     "Sealed",
     "clock",
     "configure_prefect",
+    "flush_run_logs",
     "local_server",
     "mark_start",
     "prefect_api",
     "progress",
+    "shared_server",
     "started_at",
 ]

@@ -69,3 +69,12 @@ def _api_logger() -> logging.Logger:
     logger.propagate = False  # the line is on stderr already
     logger.addHandler(APILogHandler())
     return logger
+
+
+def flush_run_logs(timeout_s: float = 5.0) -> None:
+    """Send the run's queued progress lines now, so that the process ends with none
+    owed (a served run's process would send them at its exit)."""
+    if _api_logger.cache_info().currsize:
+        from prefect.logging.handlers import APILogWorker
+
+        APILogWorker.drain_all(timeout=timeout_s)

@@ -83,7 +83,7 @@ def test_two_refreshes_started_at_the_same_instant(web: WebServer, tmp_path: Pat
         codes = sorted(p.returncode for p, _, _ in results)
         assert codes == [0, 2], (round_, [err[-2000:] for _, _, err in results])
         (winner, out, _), (_, lost_out, lost_err) = sorted(results, key=lambda r: r[0].returncode)
-        assert "record" in out and lost_out == ""
+        assert "10 URL(s) fetched" in out and lost_out == ""
         assert lost_err.strip() == (
             f"evidence: a refresh is already running on {db} (pid {winner.pid}); "
             "wait for it to finish"

@@ -69,8 +69,8 @@ def check_consistent(db: Path) -> tuple[int, int]:
     ("moment", "needle"),
     [
         ("during fetch", "refreshing"),  # the first batch is still being fetched
-        ("between batches", "stored "),  # the first batch written, the next under way
-        ("while grading", "stored 60/"),  # the last batch is written; grading starts
+        ("between batches", "fetched "),  # the first batch written, the next under way
+        ("while grading", "fetched 60/"),  # the last batch is written; grading starts
     ],
 )
 def test_sigkill_at_any_moment_then_catch_up(
