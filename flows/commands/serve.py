@@ -17,7 +17,7 @@ from flows.runtime import configure_prefect, local_server, progress
 def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
     """Serve the refresh deployment until stopped; returns the exit code."""
     configure_prefect(verbose)
-    _raise_on_sigterm()
+    _stop_on_signals()
     parameters = {"config_dir": str(config_dir.resolve()), "db_path": str(db.resolve())}
     try:
         if os.environ.get("PREFECT_API_URL"):
@@ -36,11 +36,16 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
     return 0
 
 
-def _raise_on_sigterm() -> None:
+def _stop_on_signals() -> None:
+    """SIGTERM and Ctrl-C stop serving the same way: a KeyboardInterrupt out of Prefect's
+    loop. (Left to asyncio, Ctrl-C only cancels the loop's main task, which Prefect's
+    runner can absorb while it starts or reaps a run: it then serves on.)"""
+
     def handler(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
 
 
 def _serve_flow(config_dir: Path, cron: str, parameters: dict) -> None:
