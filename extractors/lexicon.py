@@ -122,23 +122,15 @@ AMBIGUOUS_WORDS = frozenset({"one"})
 # The word before a year-less date that points forward ("until 15 January") or back.
 FUTURE_WORDS = frozenset({"until", "till", "by", "before", "from", "starting", "through", "due"})
 PAST_WORDS = frozenset({"since", "last", "was", "were", "ago"})
-# Words that lead up to a figure rather than name a thing, when one starts a sentence or a
-# title ("Over 500 teams", "Get Up To 40 Hours", "USD 500"): a number after them is a
-# figure. Any other capitalised word before a number names a product, model or version.
-FIGURE_LEADS = frozenset(
-    {
-        *NOT_NOUNS,
-        *(w for q in QUALIFIERS for w in q.split()),
-        *MONTHS,
-        *(c.lower() for c in CURRENCY_CODES),
-        *CURRENCY_WORDS,
-        *"""some any every first last next top another extra additional free total nearly
-        just only get gets got earn earns win wins won save saves receive receives offer
-        offers offered give gives gave grant grants granted provide provides include
-        includes including enjoy claim claims access use run spend pay costs cost add adds
-        reach reached reaches hit hits see sees serve serves support supports over under
-        roughly approximately almost about around apply join host hosts hosted invite
-        invites expect expects estimated nearly exactly precisely approx ca circa
-        rs inr usd eur gbp""".split(),
-    }
+# Families of products, models and versions: a number right after one of them, written
+# with its capital, is part of the name ("Windows 11", "RTX 4090", "Python 3.11"), not a
+# figure. Brand spellings (iPhone, GeForce, macOS) are told by their inner capitals.
+NAME_WORDS = frozenset(
+    """windows android ios ubuntu debian fedora centos rhel python java jdk node php ruby
+    rust swift kotlin scala perl cuda chrome chromium firefox safari office galaxy pixel
+    xbox playstation rtx gtx rx radeon quadro tesla xeon ryzen epyc threadripper
+    snapdragon gpt claude gemini llama mistral qwen postgres postgresql mysql redis
+    kubernetes django rails react vue angular openssl tls usb bluetooth hdmi ddr
+    series model gen""".split()
 )
+VERSION_WORDS = frozenset({"version"})  # a version whatever its case ("version 3.11")

@@ -18,15 +18,16 @@ from extractors.lexicon import (
     CURRENCY_SYMBOLS,
     CURRENCY_WORDS,
     DURATION_UNITS,
-    FIGURE_LEADS,
     FUTURE_WORDS,
     MEASURE_UNITS,
     MONTHS,
+    NAME_WORDS,
     NOT_NOUNS,
     PAST_WORDS,
     QUALIFIERS,
     SCALES,
     SIZE_UNITS,
+    VERSION_WORDS,
     WORD_NUMBERS,
 )
 from extractors.sentences import split_sentences
@@ -281,8 +282,10 @@ def _numbers_in(sentence: str, today: date) -> list[QuotedNumber]:
 def in_name(text: str, start: int) -> bool:
     """Whether the number at `start` is part of a name (a model, product or version:
     "A100", "GPT-4", "RTX 4090", "iPhone 15", "Windows 11", "Python 3.11"), not a figure:
-    glued to the word before it, or after a capitalised word that names a thing (one not
-    of the words that lead up to figures: "Over 500", "In March", "USD 500")."""
+    glued to the word before it, or right after a word of a product family written with
+    its capital (NAME_WORDS), after "version", or after a brand's spelling with inner
+    capitals. Any other word before a number leaves it a figure ("Storage 100 GB",
+    "Free Tier 500 GPU hours", "Over 500 teams")."""
     before = text[max(0, start - 40) : start]
     if _GLUED.search(before):
         return True
@@ -290,9 +293,13 @@ def in_name(text: str, start: int) -> bool:
     if m is None:
         return False
     word = m["word"]
-    if not any(c.isupper() for c in word) or word.lower() in FIGURE_LEADS:
-        return False
-    return True
+    folded = word.lower()
+    if folded in VERSION_WORDS:
+        return True
+    if word[0].isupper() and folded in NAME_WORDS:
+        return True
+    inner = word[1:]
+    return any(c.isupper() for c in inner) and any(c.islower() for c in word)
 
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")

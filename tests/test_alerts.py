@@ -271,6 +271,9 @@ def test_a_crash_of_the_flow_is_kept_with_the_other_alerts(
     monkeypatch.setenv("EVIDENCE_NOTIFY", f"json://127.0.0.1:{port}/crash")
     monkeypatch.setenv("EVIDENCE_NOW", "not a time")  # the flow's first look at the clock
     db = tmp_path / "w.duckdb"
+    from warehouse.db import connect
+
+    connect(db).close()  # the hook writes to a database that exists, never makes one
     state = refresh_flow(str(config), str(db), None, return_state=True)
     assert state.is_failed()
     (kept,) = con_rows(db, "SELECT kind, title, body, delivered_at, run_id FROM notifications")

@@ -59,10 +59,17 @@ def test_what_leads_up_to_a_figure_is_no_name() -> None:
         ("Get Up To 40 Hours of compute", 40),
         ("The 3 finalists", 3),
         ("A100 80GB cards", 80),  # a model and its memory: the memory is a figure
+        ("Storage 100 GB", 100),  # table cells and title-case headings
+        ("Free Tier 500 GPU hours", 500),
+        ("Participants 2,226 researchers", 2),
+        ("Applications Open Until 15 January", 15),
+        ("RAM 16 GB", 16),
     ]:
         at = text.index(str(figure))
         assert not in_name(text, at), text
     assert name_numbers("on A100 nodes, RTX 4090 and Windows 11") == {4, 19, 36}
+    assert name_numbers("python version 3.11, a PlayStation 5, macOS 14") == {15, 35, 44}
+    assert name_numbers("rtx 4090 in lower case, Gen 2") == {28}  # a family needs its capital
 
 
 def test_a_count_after_a_name_is_not_one() -> None:

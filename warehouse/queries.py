@@ -8,7 +8,7 @@ from typing import Any
 import duckdb
 
 from warehouse.db import sql_file
-from warehouse.errors import QueryError
+from warehouse.errors import QueryError, WarehouseError
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
 
@@ -57,6 +57,15 @@ def alerts(
 ) -> Result:
     """The messages kept: the open unreachable alerts' newest, then those the newest run
     raised (or, `everything`, all of them, newest first); of one kind, raised since."""
+    kept = con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'store' "
+        "AND table_name = 'messages'"
+    ).fetchone()
+    if kept is None or kept[0] == 0:
+        raise WarehouseError(
+            "this database was written by an earlier release, which kept no alerts but "
+            "unreachable ones: `evidence refresh` upgrades it (or see the `alerts` view)"
+        )
     return run(con, "alerts.sql", everything=everything, kind=kind, since=since)
 
 

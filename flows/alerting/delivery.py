@@ -17,12 +17,13 @@ from urllib.parse import urlsplit
 
 from flows.alerting.messages import changed_snapshots, evidence_messages
 from flows.alerting.rules import source_alerts
-from flows.catalog import AlertSettings, Settings, load_settings, resolve_db
+from flows.catalog import AlertSettings, Settings, load_catalog, resolve_db
 from flows.runtime import clock, progress
 from warehouse import alerts
 from warehouse.alerts import EvidenceState, Message
 from warehouse.db import session, transaction
 from warehouse.errors import EvidenceError
+from warehouse.lock import refresh_lock
 
 
 def notify_urls(configured: list[str]) -> list[str]:
@@ -122,15 +123,17 @@ def send(url: str, title: str, body: str) -> tuple[bool, str | None]:
 
 
 def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
-    """on_failure hook of the refresh flow: a crash of the flow itself is kept with the
-    other messages (when its database can be opened) and reaches every notify channel."""
+    """on_failure hook of the refresh flow: a crash of the flow itself reaches every
+    notify channel, and is kept with the other messages in its database, when that
+    exists and no other process holds it (a config error writes nothing: the settings or
+    the catalog must load)."""
     params = getattr(flow_run, "parameters", {}) or {}
+    config_dir = Path(params.get("config_dir") or "config")
     try:
-        settings = load_settings(Path(params.get("config_dir") or "config"))
+        settings: Settings | None = load_catalog(config_dir).settings
     except EvidenceError:
         settings = None
-    configured = settings.alerts.notify if settings is not None else []
-    urls = notify_urls(configured)
+    urls = notify_urls(settings.alerts.notify if settings is not None else [])
     error = getattr(state, "message", None) or "the refresh flow failed"
     name = getattr(flow_run, "name", "?")
     message = Message(
@@ -143,13 +146,18 @@ def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
         now = clock.now()
     except EvidenceError:  # a bad EVIDENCE_NOW may be the crash itself
         now = datetime.now(UTC)
-    try:
-        db = resolve_db(params.get("db_path"), settings or Settings())
-        with session(db, now=now) as con, transaction(con):
-            alerts.keep(con, [message], _channels(urls), now, str(getattr(flow_run, "id", "")))
-        deliver(db, urls, now)
-    except Exception as e:  # the hook of a crash: it must not raise one of its own
-        progress(f"could not keep the failed run's message: {str(e).splitlines()[0]}")
+    kept = False
+    if settings is not None:
+        db = resolve_db(params.get("db_path"), settings)
+        try:
+            if db.exists():
+                with refresh_lock(db), session(db, now=now) as con, transaction(con):
+                    alerts.keep(con, [message], _channels(urls), now, str(flow_run.id))  # type: ignore[attr-defined]
+                kept = True
+                deliver(db, urls, now)
+        except Exception as e:  # the hook of a crash: it must not raise one of its own
+            progress(f"could not keep the failed run's message: {str(e).splitlines()[0]}")
+    if not kept:
         for url in urls:
             ok, failure = send(url, message.title, message.body)
             if not ok:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 
 from extractors.sentences import sentence_around
 from flows.alerting.moves import changed_figures
+from flows.runtime import clock
 from warehouse.alerts import CheckState, EvidenceState, Message
 
 MAX_IN_TITLE = 3  # claims a `changed:` title names; its body names them all
@@ -29,7 +30,7 @@ def evidence_messages(
     `changed_snapshots`, for the sentences they quote; `now`: the date year-less
     figures are read against)."""
     texts = texts or {}
-    now = now or datetime.now(UTC)
+    now = now or clock.now()
     messages = []
     old_records, new_records = before.records, after.records
     for record, (grade, freshness) in new_records.items():

@@ -12,6 +12,7 @@ import functools
 import logging
 import os
 import sys
+import threading
 import time
 
 LOGGER = "evidence"
@@ -60,15 +61,21 @@ def _run_logger() -> logging.Logger | None:
     return _api_logger()
 
 
+_guard = threading.Lock()  # the handler is added once, whichever task thread logs first
+
+
 @functools.cache
 def _api_logger() -> logging.Logger:
     from prefect.logging.handlers import APILogHandler
 
-    logger = logging.getLogger(LOGGER)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False  # the line is on stderr already
-    logger.addHandler(APILogHandler())
-    return logger
+    with _guard:
+        logger = logging.getLogger(LOGGER)
+        if logger.handlers:
+            return logger
+        logger.setLevel(logging.INFO)
+        logger.propagate = False  # the line is on stderr already
+        logger.addHandler(APILogHandler())
+        return logger
 
 
 def flush_run_logs(timeout_s: float = 5.0) -> None:

@@ -228,8 +228,7 @@ class _Shared:
 
         if self._ready:
             return
-        if self.started:
-            shared_server.wait(self.running, timeout_s)
+        shared_server.wait(self.running, timeout_s)  # (at once when it answers already)
         self._ready = True
         theirs = get_current_settings().api.url
         if theirs:
@@ -297,7 +296,13 @@ def prefect_api() -> Iterator[TemporaryServer | _Configured | _Shared]:
         yield _Configured()
         return
     if shared_server.mode() == "shared":
-        running, started = shared_server.ensure()
+        try:
+            running, started = shared_server.ensure()
+        except OSError as e:  # PREFECT_HOME cannot be written: a server of this run's own
+            progress(f"no local Prefect server can be kept ({e}); starting a temporary one")
+            with _temporary() as server:
+                yield server
+            return
         what = "starting a local Prefect server" if started else "using the local Prefect server"
         progress(
             f"{what} at {running.ui_url} (kept for later commands; it stops after "
@@ -310,6 +315,12 @@ def prefect_api() -> Iterator[TemporaryServer | _Configured | _Shared]:
             shared.stop()
         return
     progress("starting a temporary Prefect server (it stops with this run)")
+    with _temporary() as server:
+        yield server
+
+
+@contextmanager
+def _temporary() -> Iterator[TemporaryServer | _Configured]:
     # Started before Prefect is imported to learn whether an API is configured (a source
     # configured_api does not read), which takes a while; stopped again at once when one is.
     server = TemporaryServer().start()

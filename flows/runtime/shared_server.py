@@ -3,11 +3,12 @@
 Prefect's own temporary server costs a refresh seconds of start-up every time. This one
 is started by the first command that needs it, in a process of its own that outlives
 it, and found again by the next: its address is in `evidence-server.json` under
-PREFECT_HOME. It stops by itself once no request has reached it for a while
-(EVIDENCE_PREFECT_SERVER_IDLE seconds, 15 minutes by default), on `evidence server
-stop`, or on SIGTERM. It serves the Prefect UI as well, so a run of the CLI can be seen
-where it ran. `EVIDENCE_PREFECT_SERVER=temporary` goes back to a server of each run's
-own, which dies with it (the tests do this: each owns its servers).
+PREFECT_HOME. It stops by itself once no request has reached it, and no client has held
+a websocket open, for a while (EVIDENCE_PREFECT_SERVER_IDLE seconds, 15 minutes by
+default), on `evidence server stop`, or on SIGTERM. It serves the Prefect UI as well,
+so a run of the CLI can be seen where it ran. `EVIDENCE_PREFECT_SERVER=temporary` goes
+back to a server of each run's own, which dies with it (the tests do this: each owns
+its servers).
 
 Run as `python -m flows.runtime.shared_server --port N --idle S` it is that server.
 """
@@ -76,7 +77,7 @@ def find() -> Running | None:
     from flows.runtime.prefect_server import healthy
 
     running = _read_state()
-    if running is None or not _alive(running.pid):
+    if running is None or not _ours(running.pid):
         return None
     if running.prefect != _prefect_version() or not healthy(running.api_url):
         return None
@@ -101,12 +102,13 @@ def ensure() -> tuple[Running, bool]:
     from flows.runtime.prefect_server import free_port
 
     with _state_lock():
-        running = find()
-        if running is not None:
-            return running, False
-        stale = _read_state()
-        if stale is not None and _alive(stale.pid):
-            _stop_pid(stale.pid)  # another Prefect's, or one that stopped answering
+        running = _read_state()
+        if running is not None and _ours(running.pid):
+            if running.prefect == _prefect_version():
+                # Running: answering now, or starting (another command started it) or
+                # busy; `wait` waits for it either way, and never stops it.
+                return running, False
+            _stop_pid(running.pid)  # a server of another Prefect: replaced
         port = free_port()
         command = [sys.executable, "-m", "flows.runtime.shared_server", "--port", str(port)]
         with open(home() / "evidence-server.log", "ab") as log:
@@ -130,7 +132,7 @@ def wait(running: Running, timeout_s: float = START_TIMEOUT_S) -> None:
 
     deadline = time.monotonic() + timeout_s
     while not healthy(running.api_url):
-        if not _alive(running.pid):
+        if not _ours(running.pid):
             raise EvidenceError(
                 f"the local Prefect server exited at start; see {home() / 'evidence-server.log'}"
             )
@@ -146,7 +148,7 @@ def stop() -> Running | None:
     """Stop the shared server of this PREFECT_HOME; the one stopped, if any was running."""
     with _state_lock():
         running = _read_state()
-        if running is None or not _alive(running.pid):
+        if running is None or not _ours(running.pid):
             _remove_state()
             return None
         _stop_pid(running.pid)
@@ -164,6 +166,18 @@ def _stop_pid(pid: int, grace_s: float = 15.0) -> None:
         time.sleep(0.05)
     if _alive(pid):
         os.kill(pid, signal.SIGKILL)
+
+
+def _ours(pid: int) -> bool:
+    """Whether `pid` is a shared server still running (not a process that took its pid
+    since: after a reboot, a state file can name anything)."""
+    if not _alive(pid):
+        return False
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"flows.runtime.shared_server" in f.read()
+    except OSError:
+        return False
 
 
 def _alive(pid: int) -> bool:
@@ -218,16 +232,32 @@ def _remove_state(pid: int | None = None) -> None:
 
 
 class _Touched:
-    """The Prefect app, noting when the last request came (the idle clock)."""
+    """The Prefect app, noting when the last request came and how many websockets are
+    open (a run's clients send task states over one): the idle clock."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self.last = time.monotonic()
+        self.sockets = 0
+
+    @property
+    def idle_for(self) -> float:
+        return 0.0 if self.sockets else time.monotonic() - self.last
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        self.last = time.monotonic()
         if scope["type"] == "http":
+            await self.app(scope, receive, send)
+            return
+        self.sockets += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.sockets -= 1
             self.last = time.monotonic()
-        await self.app(scope, receive, send)
 
 
 def serve(port: int, idle: float) -> None:
@@ -246,7 +276,7 @@ def serve(port: int, idle: float) -> None:
         app.last = time.monotonic()  # idle from when it answers, not from its start
         while not server.should_exit:
             time.sleep(min(5.0, idle / 4))
-            if time.monotonic() - app.last >= idle:
+            if app.idle_for >= idle:
                 server.should_exit = True
 
     threading.Thread(target=watch, name="idle-watch", daemon=True).start()

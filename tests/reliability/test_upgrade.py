@@ -178,3 +178,87 @@ def test_schema2_database_made_by_that_release_migrates_and_reads_the_same() -> 
         )
         assert shown.returncode == 0, shown.stderr
         assert "Evidence: documented — 2 sources" in shown.stdout
+
+
+def test_messages_queued_before_every_one_was_kept_become_kept_messages(
+    tmp_path: Path,
+) -> None:
+    """Migration 010 on a schema-9 database with an outbox: each message once (it was
+    queued per channel), its deliveries mapped, the source of an unreachable one read from
+    its title, the runs noted from the fetches; `evidence alerts` on such a file, before
+    it is upgraded, says so in one line."""
+    import duckdb
+
+    from cli.main import main
+
+    db = tmp_path / "nine.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE SCHEMA store")
+    con.execute(
+        "CREATE TABLE store.migrations (version INTEGER PRIMARY KEY, name VARCHAR, "
+        "applied_at TIMESTAMPTZ DEFAULT now())"
+    )
+    for version, name, sql in migrations():
+        if version < 10:
+            con.execute(sql)
+            con.execute(
+                "INSERT INTO store.migrations (version, name) VALUES (?, ?)", [version, name]
+            )
+    when = datetime(2026, 11, 2, 6, tzinfo=UTC)
+    rows = [
+        (
+            "c1",
+            "json://a/***",
+            "unreachable",
+            "r",
+            "unreachable: r p failed 3 refreshes in a row",
+            when,
+            when,
+        ),
+        (
+            "c2",
+            "json://b/***",
+            "unreachable",
+            "r",
+            "unreachable: r p failed 3 refreshes in a row",
+            when,
+            None,
+        ),
+        (
+            "c1",
+            "json://a/***",
+            "grade",
+            "r",
+            "grade: r fell from documented to unverified",
+            when,
+            when,
+        ),
+    ]
+    for channel, masked, kind, record, title, created, sent in rows:
+        con.execute(
+            "INSERT INTO store.notifications (notification_id, channel, channel_masked, kind, "
+            "record_id, title, body, created_at, sent_at) "
+            "VALUES (nextval('store.notification_ids'), ?, ?, ?, ?, ?, 'body', ?, ?)",
+            [channel, masked, kind, record, title, created, sent],
+        )
+    con.execute(
+        "INSERT INTO store.fetches (fetch_id, run_id, record_id, source_id, url, started_at, "
+        "outcome, via) VALUES (1, 'old-run', 'r', 'p', 'https://x.example/p', ?, 'ok', 'live')",
+        [when],
+    )
+    con.close()
+    assert main(["alerts", "--db", str(db)]) == 2  # one line, no traceback (stderr)
+
+    con = connect(db, now=when)  # a writer upgrades it
+    try:
+        kept = con.execute(
+            "SELECT kind, source_id, delivered_at IS NOT NULL FROM notifications ORDER BY kind"
+        ).fetchall()
+        assert kept == [("grade", None, True), ("unreachable", "p", False)]  # b never had it
+        assert con.execute("SELECT count(*) FROM store.deliveries").fetchone() == (3,)
+        assert con.execute("SELECT run_id, run_number FROM store.runs").fetchall() == [
+            ("old-run", 1)
+        ]
+    finally:
+        con.close()
+    assert main(["alerts", "--all", "--db", str(db)]) == 0

@@ -13,9 +13,13 @@ CREATE TABLE store.messages (
     run_id VARCHAR                     -- the refresh that raised it
 );
 
--- Messages queued before 010 were kept once per channel: one message each.
+-- Messages queued before 010 were kept once per channel: one message each. The source of
+-- an unreachable or recovered one is the third word of its title ("unreachable: <record>
+-- <source> failed ..."); ids are slugs, never spaced.
 INSERT INTO store.messages
-SELECT min(notification_id), kind, record_id, NULL, title, body, created_at, NULL
+SELECT min(notification_id), kind, record_id,
+       CASE WHEN kind IN ('unreachable', 'recovered') THEN split_part(title, ' ', 3) END,
+       title, body, created_at, NULL
 FROM store.notifications GROUP BY kind, record_id, title, body, created_at;
 
 CREATE TABLE store.deliveries (
@@ -38,10 +42,15 @@ FROM store.notifications n JOIN store.messages m
 
 DROP TABLE store.notifications;
 
+-- Runs in the order they began (their times follow EVIDENCE_NOW, which may go back).
+CREATE SEQUENCE store.run_numbers START 1;
 CREATE TABLE store.runs (
     run_id VARCHAR NOT NULL,
-    started_at TIMESTAMPTZ NOT NULL
+    started_at TIMESTAMPTZ NOT NULL,
+    run_number BIGINT NOT NULL DEFAULT nextval('store.run_numbers')
 );
+INSERT INTO store.runs (run_id, started_at)
+SELECT run_id, min(started_at) FROM store.fetches GROUP BY run_id ORDER BY min(fetch_id);
 
 -- A message counts as delivered once every channel it went to has it; never while it
 -- went to none.

@@ -2,10 +2,10 @@
 -- message), then every other message the newest refresh run raised; with $everything,
 -- every message kept, newest first. $kind and $since narrow either.
 WITH newest_run AS (
-    SELECT arg_max(run_id, started_at) AS run_id FROM store.runs
+    SELECT arg_max(run_id, run_number) AS run_id FROM store.runs
 ), open_alerts AS (
     SELECT a.record_id, a.source_id, a.opened_at, a.failures, a.last_error,
-           (SELECT arg_max(m.notification_id, m.raised_at) FROM store.messages m
+           (SELECT max(m.notification_id) FROM store.messages m
              WHERE m.kind = 'unreachable' AND m.record_id = a.record_id
                AND m.source_id = a.source_id AND m.raised_at >= a.opened_at) AS notification_id
     FROM store.alerts a WHERE a.closed_at IS NULL
