@@ -29,13 +29,18 @@ def diff_report(
     colour: bool | None = None,
 ) -> str:
     """The report of `evidence diff` for each source of the record (or the one named)."""
+    if since is not None and until is not None and since > until:
+        raise EvidenceError(f"--from {since} is after --to {until}: give them the other way")
     history = queries.snapshot_history(con, record_id, source_id)
     if not history:
         known = queries.record_ids(con)
         if record_id not in known:
             hint = f"; known: {', '.join(sorted(known)[:10])}" if known else ""
             raise EvidenceError(f"no record {record_id!r} in the warehouse{hint}")
-        raise EvidenceError(f"record {record_id!r} has no source {source_id!r}")
+        sources = queries.snapshot_history(con, record_id, None)
+        raise EvidenceError(
+            f"record {record_id!r} has no source {source_id!r}; known: {', '.join(sources)}"
+        )
     if colour is None:
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     out = []

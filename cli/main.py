@@ -16,11 +16,13 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, date, datetime, time
 from pathlib import Path
+from typing import NoReturn
 
 from cli.render import as_csv, as_json, table
 from flows.catalog import (
     Catalog,
     Settings,
+    __version__,
     config_dir_from,
     load_catalog,
     load_settings,
@@ -35,26 +37,74 @@ from warehouse.lock import ensure_no_refresh
 EXIT_USER_ERROR = 2
 
 
+EXAMPLES = {
+    "refresh": "evidence refresh --record icml-2026-repro-credits",
+    "status": "evidence status --format json",
+    "show": "evidence show icml-2026-repro-credits",
+    "sql": 'evidence sql "SELECT record_id, grade FROM record_status" --format csv',
+    "sources": "evidence sources --failing",
+    "alerts": "evidence alerts --all --kind changed --since 2026-11-01",
+    "server": "evidence server stop",
+    "reextract": "evidence reextract --all",
+    "suggest": "evidence suggest https://example.org/credits --role primary",
+    "site": "evidence site --out site",
+    "diff": "evidence diff icml-2026-repro-credits hf-blog --from 2026-11-01",
+    "gc": "evidence gc --fetches-before 2026-10-01",
+    "accept": "evidence accept icml-2026-repro-credits hf-blog",
+    "serve": "evidence serve --config config",
+    "demo": "evidence demo",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments are one line and exit 2, as every other mistake of the user's."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"evidence: {message} (see `{self.prog} --help`)\n")
+
+
+def _common(default: object) -> _Parser:
+    """--config and --db: the same before the command or after it (after it wins)."""
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--config",
+        metavar="DIR",
+        default=default,
+        help="config directory (default ./config, env EVIDENCE_CONFIG)",
+    )
+    common.add_argument(
+        "--db",
+        metavar="PATH",
+        default=default,
+        help="database file (env EVIDENCE_DB; default from settings.yaml)",
+    )
+    return common
+
+
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--config", metavar="DIR", help="config directory (default ./config, env EVIDENCE_CONFIG)"
-    )
-    common.add_argument(
-        "--db", metavar="PATH", help="database file (env EVIDENCE_DB; default from settings.yaml)"
-    )
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="evidence",
         description="Keep a catalog of facts true: fetch sources, check claims, grade evidence.",
-        parents=[common],
+        epilog="`evidence COMMAND --help` for one command; the README has them all.",
+        parents=[_common(None)],
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"evidence {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    # (a subcommand's copy of the flags sets them only when given, so that a flag given
+    # before the command is kept)
+    common = _common(argparse.SUPPRESS)
 
-    p = sub.add_parser(
-        "refresh",
-        parents=[common],
-        help="run the refresh flow once: fetch, snapshot, extract, check, grade",
-    )
+    def command(name: str, summary: str) -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name,
+            parents=[common],
+            help=summary,
+            description=summary[0].upper() + summary[1:] + ".",
+            epilog=f"example:\n  {EXAMPLES[name]}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    p = command("refresh", "run the refresh flow once: fetch, snapshot, extract, check, grade")
     p.add_argument(
         "--record", action="append", metavar="ID", help="refresh only this record (repeatable)"
     )
@@ -64,30 +114,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="list every record in the summary, and show Prefect's own logs",
     )
 
-    sub.add_parser(
-        "status", parents=[common], help="one row per record: grade, sources confirming, freshness"
-    )
+    p = command("status", "one row per record: grade, sources confirming, freshness")
+    _format_option(p)
 
-    p = sub.add_parser("show", parents=[common], help="the record card of one record")
+    p = command("show", "the record card of one record")
     p.add_argument("record_id", metavar="ID")
 
-    p = sub.add_parser("sql", parents=[common], help="run a read-only SQL query on the warehouse")
+    p = command("sql", "run a read-only SQL query on the warehouse")
     p.add_argument("query", metavar="QUERY")
-    p.add_argument(
-        "--format",
-        choices=["table", "csv", "json"],
-        default="table",
-        help="output format (default table)",
-    )
+    _format_option(p)
 
-    p = sub.add_parser("sources", parents=[common], help="source health, one row per source")
+    p = command("sources", "source health, one row per source")
     p.add_argument("--failing", action="store_true", help="only sources whose last attempt failed")
     _format_option(p)
 
-    p = sub.add_parser(
-        "alerts",
-        parents=[common],
-        help="open unreachable alerts, then the alerts of the newest run (--all: every one)",
+    p = command(
+        "alerts", "open unreachable alerts, then the alerts of the newest run (--all: every one)"
     )
     p.add_argument("--all", action="store_true", help="every alert kept, newest first")
     p.add_argument(
@@ -100,25 +142,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _format_option(p)
 
-    p = sub.add_parser(
-        "server",
-        parents=[common],
-        help="the local Prefect server refreshes share: where it is, or stop it",
-    )
+    p = command("server", "the local Prefect server refreshes share: where it is, or stop it")
     p.add_argument("action", choices=["status", "stop"], nargs="?", default="status")
 
-    p = sub.add_parser(
-        "reextract",
-        parents=[common],
-        help="read stored pages again after an extractor change (fetches nothing)",
-    )
+    p = command("reextract", "read stored pages again after an extractor change (fetches nothing)")
     p.add_argument("--all", action="store_true", help="every stored page, not only older ones")
 
-    p = sub.add_parser(
-        "suggest",
-        parents=[common],
-        help="fetch a page and print a record with candidate claims, ready to paste",
-    )
+    p = command("suggest", "fetch a page and print a record with candidate claims, ready to paste")
     p.add_argument("url", metavar="URL")
     p.add_argument(
         "--role",
@@ -132,18 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="add the page as a source of this record, in its file (comments kept)",
     )
 
-    p = sub.add_parser(
-        "site",
-        parents=[common],
-        help="write the catalog as a static site (index, record pages, sources, Atom feed)",
+    p = command(
+        "site", "write the catalog as a static site (index, record pages, sources, Atom feed)"
     )
     p.add_argument("--out", metavar="DIR", required=True, help="the directory to write")
 
-    p = sub.add_parser(
-        "diff",
-        parents=[common],
-        help="what changed in a source's main text between two snapshots, word by word",
-    )
+    p = command("diff", "what changed in a source's main text between two snapshots, word by word")
     p.add_argument("record_id", metavar="ID")
     p.add_argument("source_id", metavar="SOURCE", nargs="?", help="one source (default: each)")
     p.add_argument(
@@ -153,10 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--to", dest="until", metavar="DATE", type=_day_arg, help="the snapshot current then"
     )
 
-    p = sub.add_parser(
-        "gc",
-        parents=[common],
-        help="drop old fetch rows and raw pages no longer kept, then compact the database file",
+    p = command(
+        "gc", "drop old fetch rows and raw pages no longer kept, then compact the database file"
     )
     p.add_argument(
         "--fetches-before",
@@ -165,22 +187,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="drop fetch rows started before DATE (YYYY-MM-DD, UTC) that nothing rests on",
     )
 
-    p = sub.add_parser(
-        "accept",
-        parents=[common],
-        help="let a source's page held for review count as evidence again",
-    )
+    p = command("accept", "let a source's page held for review count as evidence again")
     p.add_argument("record_id", metavar="ID")
     p.add_argument("source_id", metavar="SOURCE")
 
-    p = sub.add_parser(
-        "serve", parents=[common], help="run the refresh on schedule.cron until stopped"
-    )
+    p = command("serve", "run the refresh on schedule.cron until stopped")
     p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
 
-    p = sub.add_parser(
-        "demo", parents=[common], help="the whole cycle offline against bundled pages on 127.0.0.1"
-    )
+    p = command("demo", "the whole cycle offline against bundled pages on 127.0.0.1")
     p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
     return parser
 
@@ -189,7 +203,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # `evidence` alone
+        parser.print_help()
+        return 0
     try:
         return COMMANDS[args.command](args)
     except EvidenceError as e:
@@ -229,7 +247,7 @@ def _catalog(args: argparse.Namespace) -> Catalog:
 def cmd_status(args: argparse.Namespace) -> int:
     with _reading(args) as con:
         columns, rows = queries.status(con)
-    print(table(columns, rows))
+    print(_formatted(args.format, columns, rows, max_width=60))
     return 0
 
 
@@ -363,8 +381,14 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 def cmd_site(args: argparse.Namespace) -> int:
     from cli.site import write_site
 
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise EvidenceError(f"--out {out} is a file: give a directory (made if missing)")
     with _reading(args) as con:
-        index = write_site(con, Path(args.out), clock.now())
+        try:
+            index = write_site(con, out, clock.now())
+        except OSError as e:
+            raise EvidenceError(f"cannot write the site to {out}: {e.strerror or e}") from None
     print(f"wrote the site: {index.absolute()}")
     return 0
 

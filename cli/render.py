@@ -22,7 +22,7 @@ def cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%d %H:%M")
+        return f"{value:%Y-%m-%d %H:%M} {value.tzname() or ''}".rstrip()
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, list | tuple):

@@ -93,15 +93,17 @@ def test_status(warehouse: tuple[Path, Path]) -> None:
     assert result.returncode == 0, result.stderr
     header, _, row = result.stdout.splitlines()
     assert header.split() == [
-        "id",
+        "record_id",
         "grade",
         "sources_confirming",
-        "checked",
+        "checked_at",
         "stale_on",
         "freshness",
     ]
     assert row.split()[:3] == ["team-credits", "contradicted", "1"]
-    assert row.split()[-1] == "fresh"
+    assert row.split()[-1] == "fresh" and " UTC " in row  # times say their zone
+    (as_json,) = json.loads(evidence("status", "--format", "json", "--config", str(config)).stdout)
+    assert as_json["record_id"] == "team-credits" and as_json["checked_at"].endswith("+00:00")
 
 
 def test_show_renders_the_record_card(warehouse: tuple[Path, Path]) -> None:

@@ -109,6 +109,11 @@ def test_a_file_may_hold_a_list_and_source_ids_default_to_a_slug(tmp_path: Path)
             10,
             ["wait_for at sources[0]", "add `render: browser`"],
         ),
+        (  # a required key misspelled is the unknown key it is, not a missing one
+            ('    quote: "$4,000', '    qoute: "$4,000'),
+            15,
+            ["unknown key 'claims[0].qoute' (did you mean 'quote'?)"],
+        ),
     ],
 )
 def test_record_mistakes_name_file_line_and_fix(

@@ -24,11 +24,10 @@ from pathlib import Path
 import pytest
 from dask_support import UNPICKLES, Counted
 from servers import Page, WebServer
-from support import need_corpus, wait_paused, write_config
+from support import CORPUS, need_corpus, wait_paused, write_config
 
 from warehouse.db import connect
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "article-extraction-benchmark"
 ROOT = Path(__file__).resolve().parent.parent
 AT = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 PAGES = 30

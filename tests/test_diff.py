@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import gzip
 from datetime import UTC, date, datetime
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import need_corpus
 
 from cli.diff import changed_lines, pick
 from extractors.text import extract_main_text
@@ -25,8 +25,7 @@ def test_the_runs_rebuild_both_texts(old: str, new: str) -> None:
 
 
 def test_one_changed_figure_in_a_long_real_text_is_one_edit() -> None:
-    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-    page = next((corpus / "article-extraction-benchmark" / "html").glob("*.html.gz"))
+    page = next((need_corpus() / "html").glob("*.html.gz"))
     text = extract_main_text(gzip.decompress(page.read_bytes()).decode("utf-8", "replace")).text
     words = text.split(" ")
     middle = len(words) // 2

@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from support import need_corpus
+from support import CORPUS, need_corpus
 
 from extractors.numbers import extract_numbers
 from extractors.values import QuotedNumber
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "article-extraction-benchmark"
 LABELS = Path(__file__).parent / "fixtures" / "labels" / "figures.json"
 READ_AT = datetime(2020, 1, 15, tzinfo=UTC)  # about when the corpus pages were written
 # Measured 2026-12-01 (pytest -s prints the figures). Before the grammar saw these labels:

@@ -6,31 +6,24 @@ the main text."""
 from __future__ import annotations
 
 import gzip
-import os
 import random
 import string
 from functools import cache
-from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import need_corpus
 
 from extractors import fingerprint
 from extractors.text import extract_main_text
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "article-extraction-benchmark"
 ALNUM = string.ascii_letters + string.digits
 
 
 @cache
 def corpus() -> list[list[str]]:
     """Each corpus page as scanned (text, tag, text, ...): scripts and comments emptied."""
-    files = sorted((CORPUS / "html").glob("*.html.gz"))
-    if not files:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must have the corpus at {CORPUS}")
-        pytest.skip(f"no corpus at {CORPUS}")
+    files = sorted((need_corpus() / "html").glob("*.html.gz"))
     return [
         fingerprint.scan(gzip.decompress(f.read_bytes()).decode("utf-8", "replace")).parts
         for f in files

@@ -5,27 +5,22 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
+from support import need_corpus
 
 from extractors.dates import page_dates
 from extractors.numbers import extract_numbers
 from extractors.page import extract_page
 
 LABELS = Path(__file__).resolve().parent / "fixtures" / "labels"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "article-extraction-benchmark"
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
 
 def _corpus_page(key: str) -> str:
-    path = CORPUS / "html" / f"{key}.html.gz"
-    if not path.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must have the corpus at {CORPUS}")
-        pytest.skip(f"no corpus at {CORPUS}")
+    path = need_corpus() / "html" / f"{key}.html.gz"
     return gzip.decompress(path.read_bytes()).decode("utf-8", "replace")
 
 

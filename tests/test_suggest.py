@@ -12,14 +12,13 @@ from pathlib import Path
 import pytest
 import yaml
 from servers import Page, WebServer
-from support import browser_found
+from support import browser_found, need_corpus
 
 from cli.sample_server import SampleSite
 from extractors.claims import fold
 from warehouse.db import connect
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus" / "article-extraction-benchmark" / "html"
 DEMO_PAGES = [
     ("huggingface.co/icml-2026-reproductions.html", "http"),
     ("howaiworks.ai/icml-2026-agent-reproduction-challenge.html", "http"),
@@ -40,11 +39,7 @@ def test_every_suggested_quote_is_confirmed_by_a_refresh(
     from cli.main import main
     from flows.refresh import refresh_flow
 
-    corpus = sorted(CORPUS.glob("*.html.gz"))[::15]
-    if not corpus:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must have the corpus at {CORPUS}")
-        pytest.skip(f"no corpus at {CORPUS}")
+    corpus = sorted((need_corpus() / "html").glob("*.html.gz"))[::15]
     site = SampleSite(ROOT / "demo" / "pages").start()
     urls: list[tuple[str, str]] = []
     for path, render in DEMO_PAGES:

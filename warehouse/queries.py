@@ -30,14 +30,26 @@ def run_user_query(con: duckdb.DuckDBPyConnection, query: str) -> Result:
     """A user's query, as typed, on a connection that may only read the warehouse (no
     files, no ATTACH, no settings changes); a failure is a QueryError of one line."""
     try:
+        statements = con.extract_statements(query)
+    except duckdb.Error as e:
+        raise QueryError(f"sql error: {_first_line(e)}") from None
+    if not statements:
+        raise QueryError('no SQL statement to run: give one, e.g. evidence sql "SELECT 1"')
+    if len(statements) > 1:
+        raise QueryError(f"evidence sql runs one statement at a time; this holds {len(statements)}")
+    try:
         con.execute("SET enable_external_access = false")
         con.execute("SET lock_configuration = true")
         return run_query(con, query)
     except duckdb.Error as e:
-        message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        message = _first_line(e)
         if "read-only" in message or "read only" in message:
             message += " (evidence sql is read-only)"
         raise QueryError(f"sql error: {message}") from None
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
 
 
 def status(con: duckdb.DuckDBPyConnection) -> Result:

@@ -22,7 +22,9 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 def config_error(
     path: Path, error: ValidationError, lines: Lines, model: type[BaseModel], prefix: tuple = ()
 ) -> ConfigError:
-    first = error.errors()[0]
+    errors = error.errors()
+    # an unknown key first: a misspelled required one also reads as that key missing
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     loc = tuple(first["loc"])
     where = _dotted(loc)
     kind = first["type"]

@@ -66,7 +66,9 @@ def extract_batch(
 def extract_jobs(jobs: Sequence[ExtractJob], workers: int | None = None) -> list[Extracted]:
     """Read and compress every job, on `workers` processes (default: one per core)."""
     workers = EXTRACT_WORKERS if workers is None else workers
-    if workers > 1 and len(jobs) > (1 if workers in _pools else FEW_PAGES):
+    # once the pool runs every page goes to it, however few: where a page is read does
+    # not depend on how many arrived together
+    if workers > 1 and (workers in _pools or len(jobs) > FEW_PAGES):
         return list(_pool(workers).map(run_job, jobs, chunksize=4))
     return [run_job(job) for job in jobs]
 
