@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml requirements.lock
 	$(UV) pip install --quiet --compile-bytecode --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
 
-demo: $(STAMP)
+demo: $(STAMP) browser
 	$(BIN)/evidence demo
 
 # A Chromium for `render: browser` sources and their tests: one already there, else

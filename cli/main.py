@@ -31,7 +31,7 @@ from flows.catalog import (
 from flows.runtime import clock, mark_start
 from warehouse import queries
 from warehouse.db import Connection, session
-from warehouse.errors import EvidenceError
+from warehouse.errors import EvidenceError, WarehouseMissing
 from warehouse.lock import ensure_no_refresh
 
 EXIT_USER_ERROR = 2
@@ -221,7 +221,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _db_for_reading(args: argparse.Namespace) -> Path:
     config_dir = config_dir_from(args.config)
     settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
-    return resolve_db(args.db, settings)
+    db = resolve_db(args.db, settings)
+    if not db.exists():
+        from cli.demo import DEMO_DB
+
+        if Path(DEMO_DB).exists() and db != Path(DEMO_DB):
+            raise WarehouseMissing(
+                f"no database at {db}; the demo's is {DEMO_DB}: add `--db {DEMO_DB}` "
+                "(or run `evidence refresh` for your own catalog)"
+            )
+    return db
 
 
 def _reading(args: argparse.Namespace) -> AbstractContextManager[Connection]:

@@ -1,8 +1,10 @@
 """A small static web server on 127.0.0.1 for the demo (and the tests' whole-cycle runs).
 
 Serves the files of a directory with ETag and Last-Modified, answers
-conditional requests with 304, and 404 for anything missing. Port 0 picks a
-free port; `start()` returns once the socket listens (no sleeps).
+conditional requests with 304, and 404 for anything missing. An overlay directory's
+files, when set, are served instead of the root's (the demo's second day), and paths
+set as failing answer 503. Port 0 picks a free port; `start()` returns once the socket
+listens (no sleeps).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ class SampleSite:
     def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 0) -> None:
         self.root = root
         self.host = host
+        self.overlay: Path | None = None  # its files win over the root's
+        self.failing: set[str] = set()  # paths that answer 503
         handler = type("Handler", (_Handler,), {"site": self})
         self.server = ThreadingHTTPServer((host, port), handler)
         self.server.daemon_threads = True
@@ -61,10 +65,16 @@ class _Handler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         if path == "/robots.txt":
             return self._send(200, b"User-agent: *\nDisallow: /private/\n", "text/plain")
-        file = (self.site.root / path.lstrip("/")).resolve()
+        if path in self.site.failing:
+            return self._send(503, b"<html><title>Unavailable</title></html>", "text/html")
+        root = self.site.root
+        overlay = self.site.overlay
+        if overlay is not None and (overlay / path.lstrip("/")).resolve().is_file():
+            root = overlay
+        file = (root / path.lstrip("/")).resolve()
         if file.is_dir():
             file = file / "index.html"
-        if not file.is_relative_to(self.site.root.resolve()) or not file.is_file():
+        if not file.is_relative_to(root.resolve()) or not file.is_file():
             return self._send(
                 404, b"<html><title>Not found</title><h1>Not found</h1></html>", "text/html"
             )

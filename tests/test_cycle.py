@@ -151,27 +151,51 @@ def test_refresh_cycle_over_several_runs(
 
 
 def test_demo_runs_the_whole_cycle_offline(tmp_path: Path) -> None:
-    """`evidence demo` as `make demo` runs it: the command, in a process of its own."""
+    """`evidence demo` as `make demo` runs it: the console script, in a process of its own,
+    from the project's root; run twice, its history goes on."""
     import subprocess
     import sys
 
-    done = subprocess.run(
-        [sys.executable, "-m", "cli", "demo", "--db", str(tmp_path / "demo.duckdb")],
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={k: v for k, v in os.environ.items() if not k.startswith("EVIDENCE_")},
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    root = Path(__file__).resolve().parent.parent
+    db = tmp_path / "demo.duckdb"
+
+    def demo() -> subprocess.CompletedProcess:
+        done = subprocess.run(
+            [str(Path(sys.executable).with_name("evidence")), "demo", "--db", str(db)],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={
+                k: v
+                for k, v in os.environ.items()
+                if not k.startswith("EVIDENCE_") or k == "EVIDENCE_PREFECT_SERVER"
+            },
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done
+
+    done = demo()
     out, err = done.stdout, done.stderr
-    browser = browser_found()
+    first, second = out.split("== day 2")[0], out.split("== day 2")[1].split("== the alerts")[0]
+    assert "nimbus-free-tier: documented (fresh), first graded" in first
+    assert "nimbus-free-tier: documented (fresh) -> contradicted (fresh)" in second
+    assert (
+        "gpu-hours on nimbus-free: confirmed -> changed, 500 GPU hours -> 300 GPU hours" in second
+    )
+    assert "aggregator.example/free-gpu-roundup.html" in second and "HTTP 503" in second
+    alerts = out.split("== the alerts it raised (evidence alerts) ==")[1].split("==")[0]
+    assert "changed: nimbus-free-tier gpu-hours 500 GPU hours -> 300 GPU hours" in alerts
+    assert "[-500-]{+300+} GPU hours" in out  # evidence diff of the changed page
+    status = out.split("== evidence status ==")[1].split("==")[0].splitlines()
+    assert status[3].split()[:2] == ["nimbus-free-tier", "contradicted"]  # what needs a person
     assert "Freshness: fresh — checked" in out
-    assert "nimbus-free-tier         contradicted" in out
     assert "howaiworks (third-party): confirmed" in out
+    assert f".venv/bin/evidence status --db {db}" in out  # a hint that works as pasted
     index = tmp_path / "site" / "index.html"  # the static site, beside the database
     assert f"The catalog as a static site: {index.absolute()}" in out
     assert "records/icml-2026-repro-credits.html" in index.read_text()
+    browser = browser_found()
     if browser:  # the Space's text arrives by JavaScript: read through the browser
         assert "Evidence: reported — 2 sources; a third party said so" in out
         assert "  prize-pool: documented" in out
@@ -179,7 +203,15 @@ def test_demo_runs_the_whole_cycle_offline(tmp_path: Path) -> None:
     else:  # the demo passes without one, and says how to get one
         assert os.environ.get("CI") != "true", "CI must have a browser (make browser)"
         assert "Evidence: reported — 1 source; a third party said so" in out
-        assert "browser_unavailable" in out and "playwright install chromium" in err
+        assert "browser_unavailable" in out and "make browser" in err
+    # again: the same URLs, so the same sources, their history one day longer
+    again = demo().stdout
+    assert "nimbus-free-tier: contradicted (fresh) -> documented (fresh)" in again
+    with connect(db, read_only=True) as con:
+        (snapshots,) = con.execute(
+            "SELECT count(*) FROM snapshots WHERE source_id = 'nimbus-free'"
+        ).fetchone()
+    assert snapshots == 4  # a snapshot a change: 500, 300, 500 again, 300 again
 
 
 def test_archived_copy_backs_a_dead_primary(

@@ -37,9 +37,9 @@ if TYPE_CHECKING:
 NOT_LOADED = frozenset({"image", "font", "media"})
 SYSTEM_BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 INSTALL_HINT = (
-    "no browser could be started for `render: browser` sources ({why}); install one with "
-    "`playwright install chromium` (or a system chromium: `apt-get install chromium`), "
-    "or set fetch.browser_path"
+    "no browser could be started for `render: browser` sources ({why}); from the project's "
+    "root `make browser` installs one (or `playwright install chromium`, or a system "
+    "chromium: `apt-get install chromium`), or set fetch.browser_path"
 )
 
 

@@ -27,8 +27,11 @@ def mark_start() -> None:
 
 
 def started_at(default: float) -> float:
-    """The monotonic time the run began: the process's start once marked, else `default`."""
-    return default if _started is None else min(_started, default)
+    """The monotonic time the run began: the process's start for its first run once
+    marked, else `default` (a second run in one process starts when it starts)."""
+    global _started
+    began, _started = _started, None
+    return default if began is None else min(began, default)
 
 
 def process_age() -> float:
