@@ -43,11 +43,13 @@ def write_site(con: Connection, out: Path, now: datetime) -> Path:
     for row in _rows(queries.grade_history(con)):
         history[row["record_id"]].append(row)
     today = now.date()
+    changes = queries.newest_changes(con)
     for r in records:
         stale_on = r["stale_on"]
         r["days_left"] = (stale_on.date() - today).days if stale_on is not None else None
         r["stale_on"] = _day(stale_on)
         r["last_change"] = _day(r["last_change"])
+        r["moved"] = what_moved(r["record_id"], history[r["record_id"]], changes)
     records.sort(
         key=lambda r: (
             0 if r["grade"] == "contradicted" else 1 if r["freshness"] != "fresh" else 2,
@@ -64,6 +66,7 @@ def write_site(con: Connection, out: Path, now: datetime) -> Path:
     )
     for r in records:
         page = _record_page(con, r["record_id"], history[r["record_id"]], now)
+        page["moved"], page["last_change"] = r["moved"], r["last_change"]
         (out / "records" / f"{r['record_id']}.html").write_text(
             env.get_template("record.html").render(root="../", **page, **common), "utf-8"
         )
@@ -113,6 +116,29 @@ def _record_page(
     }
 
 
+def what_moved(record_id: str, history: list[dict[str, Any]], changes: dict[str, str]) -> str:
+    """The record's last change, said plainly: "documented -> contradicted: gpu-hours 500
+    GPU hours -> 300 GPU hours" (the figures from its `changed:` alert, when a changed
+    claim is what made it contradicted)."""
+    if not history:
+        return ""
+    last = history[-1]
+    if len(history) == 1:
+        return f"{last['grade']} ({last['freshness']}), first graded"
+    prev = history[-2]
+    if prev["grade"] != last["grade"]:
+        moved = f"{prev['grade']} -> {last['grade']}"
+    else:
+        moved = f"{prev['freshness']} -> {last['freshness']}"
+    title = changes.get(record_id)
+    if last["grade"] == "contradicted" and title:
+        moved += ": " + title.removeprefix(f"changed: {record_id} ")
+    return moved
+
+
+CURRENT_BAND = 0.08  # of the timeline's width at least, for the grade as it stands
+
+
 def timeline_svg(history: list[dict[str, Any]], now: datetime, width: int = 640) -> Markup:
     """The record's grade over time as coloured bands (stale periods hatched), inline SVG."""
     if not history:
@@ -126,10 +152,15 @@ def timeline_svg(history: list[dict[str, Any]], now: datetime, width: int = 640)
         'patternTransform="rotate(45)"><rect width="3" height="6" fill="#fff" '
         'fill-opacity="0.55"/></pattern></defs>',
     ]
+    # The current state keeps a visible band even when it began today: the bands before
+    # it are drawn in what is left.
+    last_x = (history[-1]["changed_at"] - start).total_seconds() / span * width
+    room = width * (1 - CURRENT_BAND)
+    scale = room / last_x if last_x > room else 1.0
     for i, row in enumerate(history):
         end = history[i + 1]["changed_at"] if i + 1 < len(history) else now
-        x = (row["changed_at"] - start).total_seconds() / span * width
-        w = max((end - row["changed_at"]).total_seconds() / span * width, 2.0)
+        x = (row["changed_at"] - start).total_seconds() / span * width * scale
+        w = max((end - row["changed_at"]).total_seconds() / span * width * scale, 2.0)
         if i + 1 == len(history):
             w = max(width - x, 2.0)  # the grade as it stands, up to today
         colour = GRADE_COLOURS.get(row["grade"], "#999999")

@@ -4,6 +4,7 @@ string that came from a page or a config file is escaped."""
 from __future__ import annotations
 
 import os
+import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
@@ -90,6 +91,10 @@ def test_site_of_a_refreshed_catalog(
         assert not [t for t, _ in tags if t in ("script", "img", "b")], page
         assert not [a for _, attrs in tags for a in attrs if a.startswith("on")], page
     record = (out / "records" / "hostile.html").read_text()
+    # what moved, said plainly: the grade, the claim and its figures as written
+    moved = "documented -&gt; contradicted: c $2,000 -&gt; $2,500"
+    assert moved in index and moved in record
+    assert "the primary source now says otherwise" in record and "confirming" not in record
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in record  # shown as text
     assert "&lt;img src=x onerror=alert(2)&gt; credits" in record
     # the grade history drawn inline: two bands, documented then contradicted
@@ -156,7 +161,7 @@ def test_the_site_in_a_real_browser(
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=find_browser(None))
         try:
-            context = browser.new_context()
+            context = browser.new_context(viewport={"width": 1280, "height": 800})
             page = context.new_page()
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
@@ -178,7 +183,29 @@ def test_the_site_in_a_real_browser(
             page.screenshot(path=str(shots / "site-record.png"), full_page=True)
             page.click("text=Sources")
             assert page.url.endswith("/sources.html")
+            # at 1280 px an id or a date stays on one line
+            heights = page.evaluate(
+                "[...document.querySelectorAll('td.nowrap')].map(td => td.getClientRects()"
+                ".length ? td.getBoundingClientRect().height : 0)"
+            )
+            line = page.evaluate("parseFloat(getComputedStyle(document.body).lineHeight)")
+            assert heights and max(heights) < 2.2 * line + 12
+            page.screenshot(path=str(shots / "site-sources.png"), full_page=True)
             context.close()
         finally:
             browser.close()
     assert errors == [] and outside == []
+
+
+def test_the_current_state_has_a_band_even_when_it_began_today() -> None:
+    from cli.site import CURRENT_BAND, timeline_svg
+
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC)
+    history = [
+        {"grade": "documented", "freshness": "fresh", "changed_at": now - timedelta(days=90)},
+        {"grade": "contradicted", "freshness": "fresh", "changed_at": now - timedelta(seconds=5)},
+    ]
+    svg = str(timeline_svg(history, now, width=640))
+    widths = [float(w) for w in re.findall(r'<rect x="[\d.]+" y="4" width="([\d.]+)"', svg)]
+    assert len(widths) == 2 and widths[1] >= CURRENT_BAND * 640 - 0.1
+    assert abs(sum(widths) - 640) < 0.5  # the bands still fill the line, in order

@@ -172,6 +172,22 @@ def site_records(con: duckdb.DuckDBPyConnection) -> Result:
     )
 
 
+def newest_changes(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """By record: the title of the newest `changed:` message kept (it names the claim and
+    its figures before and after); none from a database not yet upgraded."""
+    kept = con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'store' "
+        "AND table_name = 'messages'"
+    ).fetchone()
+    if kept is None or kept[0] == 0:
+        return {}
+    rows = con.execute(
+        "SELECT record_id, arg_max(title, notification_id) FROM store.messages "
+        "WHERE kind = 'changed' GROUP BY record_id"
+    ).fetchall()
+    return {record_id: title for record_id, title in rows}
+
+
 def grade_history(con: duckdb.DuckDBPyConnection) -> Result:
     return run_query(con, "SELECT * FROM grade_history ORDER BY record_id, changed_at")
 
