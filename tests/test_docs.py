@@ -12,6 +12,7 @@ from warehouse.db import migrations
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DEVELOPMENT = (ROOT / "DEVELOPMENT.md").read_text(encoding="utf-8")
 VIEWS = [
     "record_status",
     "claim_status",
@@ -78,13 +79,16 @@ def test_every_view_is_in_the_readme_and_the_migrations() -> None:
         assert re.search(rf"CREATE VIEW {view}\b", sql), view
 
 
-def test_every_path_the_readme_names_exists() -> None:
+def test_every_path_the_docs_name_exists() -> None:
     named = set(
-        re.findall(r"`((?:cli|flows|extractors|warehouse|bench|tests|demo)/[\w./]*)`", README)
+        re.findall(
+            r"`((?:cli|flows|extractors|warehouse|bench|tests|demo)/[\w./]*)`",
+            README + DEVELOPMENT,
+        )
     )
     assert len(named) > 20  # the layout tables name most modules
     missing = sorted(p for p in named if not (ROOT / p).exists())
-    assert not missing, f"the README names files that do not exist: {missing}"
+    assert not missing, f"the docs name files that do not exist: {missing}"
 
 
 def test_every_use_of_the_corpus_goes_through_its_gate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -109,3 +113,41 @@ def test_every_use_of_the_corpus_goes_through_its_gate(monkeypatch: pytest.Monke
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI must have the corpus"):
         support.need_corpus()
+
+
+def shown_commands(text: str) -> list[str]:
+    """Every `evidence` command the docs show in a code block, one string each (a
+    command whose quotes span lines joined up; redirections and comments left out)."""
+    commands = []
+    for block in re.findall(r"```(?:sh)?\n(.*?)```", text, re.S):
+        pending = ""
+        for line in block.splitlines():
+            line = pending + ("\n" if pending else "") + line
+            stripped = re.sub(r"^\$ ", "", line.strip())
+            if not re.match(r"(\.venv/bin/)?evidence ", stripped):
+                pending = ""
+                continue
+            if stripped.count('"') % 2:  # a quoted query goes on
+                pending = line
+                continue
+            pending = ""
+            commands.append(stripped)
+    return commands
+
+
+def test_every_command_the_docs_show_parses() -> None:
+    import shlex
+
+    shown = shown_commands(README) + shown_commands(DEVELOPMENT)
+    assert len(shown) > 5
+    parser = build_parser()
+    for command in shown:
+        words = shlex.split(command, comments=True)
+        for stop in (">", ">>", "|"):
+            if stop in words:
+                words = words[: words.index(stop)]
+        try:
+            parser.parse_args(words[1:])
+        except SystemExit as e:  # (--help and --version exit 0, having done their work)
+            if e.code != 0:
+                raise AssertionError(f"the docs show a command that does not parse: {command}")
