@@ -150,4 +150,6 @@ def test_every_command_the_docs_show_parses() -> None:
             parser.parse_args(words[1:])
         except SystemExit as e:  # (--help and --version exit 0, having done their work)
             if e.code != 0:
-                raise AssertionError(f"the docs show a command that does not parse: {command}")
+                raise AssertionError(
+                    f"the docs show a command that does not parse: {command}"
+                ) from e
