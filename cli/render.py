@@ -82,7 +82,15 @@ def as_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return out.getvalue().rstrip("\n")
 
 
-SUMMARY_COLUMNS = ["record", "grade", "freshness", "fetched", "failed", "confirming", "stale_on"]
+SUMMARY_COLUMNS = [
+    "record_id",
+    "grade",
+    "freshness",
+    "fetched",
+    "failed",
+    "sources_confirming",
+    "stale_on",
+]
 
 
 def day(value: datetime | None) -> str:

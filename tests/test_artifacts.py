@@ -50,7 +50,7 @@ def test_each_run_publishes_status_and_changes(
     assert status[-1].type == "table"
     rows = status[-1].data
     rows = json.loads(rows) if isinstance(rows, str) else rows
-    assert [r["record"] for r in rows] == ["art-record"]
+    assert [r["record_id"] for r in rows] == ["art-record"]
     assert rows[0]["grade"] == "contradicted"
     report = changes[-1].data
     assert changes[-1].type == "markdown"
@@ -107,7 +107,7 @@ def test_artifacts_on_a_real_prefect_server(
     (status,) = found["evidence-status"]
     (changes,) = found["evidence-changes"]
     rows = json.loads(status["data"]) if isinstance(status["data"], str) else status["data"]
-    assert status["type"] == "table" and rows[0]["record"] == "served-record"
+    assert status["type"] == "table" and rows[0]["record_id"] == "served-record"
     assert changes["type"] == "markdown"
     assert "- **served-record**: documented (fresh), first graded" in changes["data"]
     # Progress in the UI: each line the CLI printed, in the flow run's logs as well.

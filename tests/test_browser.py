@@ -164,7 +164,7 @@ def test_a_refresh_renders_browser_sources_and_stores_how(
         f'fetch: {{retries: 0}}\nalerts: {{notify: ["json://127.0.0.1:{port}/hook"]}}\n'
     )
     db = tmp_path / "w.duckdb"
-    rows = {r["record"]: r for r in refresh_flow(str(config), str(db), None).records}
+    rows = {r["record_id"]: r for r in refresh_flow(str(config), str(db), None).records}
     assert rows["rendered"]["grade"] == "documented"
     assert rows["plain"]["grade"] == "unverified"
     refresh_flow(str(config), str(db), None)  # the shell is flagged once, not every run

@@ -73,12 +73,12 @@ def test_refresh_cycle_over_several_runs(
     summary = refresh_at(catalog, db, T0, monkeypatch)
     assert summary == [
         {
-            "record": "nimbus",
+            "record_id": "nimbus",
             "grade": "reported",
             "freshness": "fresh",
             "fetched": 2,
             "failed": 0,
-            "confirming": 2,
+            "sources_confirming": 2,
             "stale_on": T0 + timedelta(days=15),
         }
     ]
