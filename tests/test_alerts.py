@@ -237,11 +237,8 @@ def test_notify_urls_from_settings_and_env(monkeypatch: pytest.MonkeyPatch) -> N
     assert notify_urls(["json://a/1", "json://c/3"]) == ["json://a/1", "json://c/3", "json://b/2"]
 
 
-def test_a_crash_of_the_flow_reaches_the_channels(
-    prefect_harness: None, hook: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from flows.refresh import refresh_flow
-
+def crash_catalog(tmp_path: Path, hook: WebServer, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A catalog of one record whose crashes are reported to `hook`; its directory."""
     config = tmp_path / "config"
     (config / "records").mkdir(parents=True)
     (config / "records" / "r.yaml").write_text(
@@ -249,6 +246,15 @@ def test_a_crash_of_the_flow_reaches_the_channels(
     )
     port = hook.httpd.server_address[1]
     monkeypatch.setenv("EVIDENCE_NOTIFY", f"json://127.0.0.1:{port}/crash")
+    return config
+
+
+def test_a_crash_of_the_flow_reaches_the_channels(
+    prefect_harness: None, hook: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.refresh import refresh_flow
+
+    config = crash_catalog(tmp_path, hook, monkeypatch)
     not_a_db = tmp_path / "db-is-a-directory"
     not_a_db.mkdir()
     with pytest.raises(Exception):  # noqa: B017 - whatever the crash, the hook must fire
@@ -262,13 +268,7 @@ def test_a_crash_of_the_flow_is_kept_with_the_other_alerts(
 ) -> None:
     from flows.refresh import refresh_flow
 
-    config = tmp_path / "config"
-    (config / "records").mkdir(parents=True)
-    (config / "records" / "r.yaml").write_text(
-        "id: r\ntitle: R\nsources: [{url: 'http://127.0.0.1:9/x', role: primary}]\n"
-    )
-    port = hook.httpd.server_address[1]
-    monkeypatch.setenv("EVIDENCE_NOTIFY", f"json://127.0.0.1:{port}/crash")
+    config = crash_catalog(tmp_path, hook, monkeypatch)
     monkeypatch.setenv("EVIDENCE_NOW", "not a time")  # the flow's first look at the clock
     db = tmp_path / "w.duckdb"
     from warehouse.db import connect

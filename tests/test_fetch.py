@@ -60,14 +60,7 @@ def test_304s_keep_the_connection_open(web: WebServer) -> None:
         web.routes[path] = Page(f"<p>{path}</p>")
     etags = {p: fetch(web, p)[0].etag for p in paths}
     before = web.connections
-    one_at_a_time = FetchSettings(
-        timeout_s=2.0,
-        concurrency=1,
-        per_host=1,
-        retries=0,
-        max_bytes=200_000,
-        user_agent="evidence-pipeline-test/1.0",
-    )
+    one_at_a_time = LIMITS.model_copy(update={"concurrency": 1, "per_host": 1, "retries": 0})
     requests = [FetchRequest(web.url(p), etag=etags[p]) for p in paths]
     results = fetch_batch(requests, one_at_a_time, lambda: datetime.now(UTC))
     assert {r[-1].outcome for r in results.values()} == {Outcome.NOT_MODIFIED}
@@ -79,13 +72,8 @@ def test_connections_are_shared_among_small_client_pools(web: WebServer) -> None
     for path in paths:
         web.routes[path] = Page(f"<p>{path}</p>")
     before = web.connections
-    eight = FetchSettings(
-        timeout_s=5.0,
-        concurrency=8,
-        per_host=8,
-        retries=0,
-        max_bytes=200_000,
-        user_agent="evidence-pipeline-test/1.0",
+    eight = LIMITS.model_copy(
+        update={"timeout_s": 5.0, "concurrency": 8, "per_host": 8, "retries": 0}
     )
     assert client_count(eight.concurrency) == 2
     results = fetch_batch(
