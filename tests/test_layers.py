@@ -61,7 +61,7 @@ def test_extractors_never_read_the_clock() -> None:
 def test_only_the_warehouse_holds_sql(layer: str) -> None:
     for path in files(layer):
         lines = path.read_text(encoding="utf-8").splitlines()
-        source = "\n".join(line for line in lines if "evidence sql" not in line)  # usage hints
+        source = "\n".join(line for line in lines if ' sql "' not in line)  # usage hints
         for word in ("SELECT ", "INSERT INTO", "CREATE TABLE", "DELETE FROM"):
             assert word not in source, (
                 f"{path.relative_to(ROOT)} holds SQL ({word.strip()}): move it to warehouse/"
