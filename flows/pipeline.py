@@ -72,14 +72,16 @@ def store_sources(
     limits: FetchSettings,
     states: dict[tuple[str, str], SourceState],
     extraction: Extraction | None = None,
+    unavailable: dict[str, str] | None = None,
 ) -> Stored:
     """Fetch every planned request, read each new page (where `extraction` sends it: the
-    process pool by default) and store it all."""
+    process pool by default) and store it all. `unavailable`: the browser endpoints found
+    not to answer, with why."""
     extraction = extraction or Extraction()
     total = len(plan.requests)
     done = Stored()
     waiting: list[tuple[PrefectFuture | None, Results]] = []  # read, not yet written
-    for batch, fetched in _fetched_batches(plan.requests, limits):
+    for batch, fetched in _fetched_batches(plan.requests, limits, unavailable):
         results, seconds = fetched.take()
         done.fetch_s += seconds
         reading = _read_new_pages(db, batch, results, quotes, plan, states, extraction)
@@ -108,13 +110,15 @@ def _fetched(done: Stored, total: int) -> str:
 
 
 def _fetched_batches(
-    requests: Sequence[FetchRequest], limits: FetchSettings
+    requests: Sequence[FetchRequest],
+    limits: FetchSettings,
+    unavailable: dict[str, str] | None = None,
 ) -> Iterator[tuple[list[FetchRequest], Sealed[tuple[Results, float]]]]:
     """Each batch with what its fetch brought: the HTTP batches in turn, each fetched while
     the one before is handled, then the pages rendered in the browser alongside them all.
     The results come sealed, so that this generator keeps none of their bodies."""
     rendered = [r for r in requests if r.render is Render.BROWSER]
-    rendering = render_pages.submit(Sealed(rendered), limits) if rendered else None
+    rendering = render_pages.submit(Sealed(rendered), limits, unavailable) if rendered else None
     batcher = Batches([r for r in requests if r.render is not Render.BROWSER], BATCH_SIZE)
     first = batcher.next()
     pending = (first, fetch_sources.submit(Sealed(first), limits)) if first else None

@@ -26,6 +26,7 @@ from flows.alerting import (
     record_moves,
 )
 from flows.catalog import Settings, load_catalog, resolve_db
+from flows.fetching import check_engines
 from flows.pipeline import store_sources
 from flows.planning import catalog_rows, plan_requests, quotes_by_url
 from flows.reading import check_scheduler, cluster_runner
@@ -82,6 +83,7 @@ def refresh_flow(
         fetch = catalog.settings.fetch
         plan = plan_requests(selected, states, fetch.obey_robots, fetch.render)
         progress(f"refreshing {len(selected)} records: {len(plan.requests)} URLs")
+        unavailable = check_engines(fetch, plan.requests)  # browser engines elsewhere answer
         # 2. Fetch, read and store every source, checking the claims of each new page.
         stored = store_sources(
             db,
@@ -91,6 +93,7 @@ def refresh_flow(
             fetch,
             states,
             extracting,
+            unavailable,
         )
         # 3. Check the claims left, hold suspect primary pages, grade every record.
         grading = time.monotonic()

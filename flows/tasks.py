@@ -14,10 +14,11 @@ from prefect import task
 from prefect.cache_policies import NONE
 from prefect.futures import PrefectFuture
 
+from extractors.values import Outcome
 from flows.alerting import raise_and_deliver
 from flows.catalog import AlertSettings, FetchSettings
 from flows.checks import check_claims, review_snapshots
-from flows.fetching import Attempt, FetchRequest, fetch_batch
+from flows.fetching import Answer, Attempt, FetchFailed, FetchRequest, fetch_batch
 from flows.reading import Extracted, extract_batch
 from flows.runtime import Sealed, clock, progress
 from warehouse import pages, store
@@ -42,17 +43,33 @@ def fetch_sources(
 
 @task(name="render-pages", cache_policy=NONE, cache_result_in_memory=False)
 def render_pages(
-    requests: Sealed[list[FetchRequest]], limits: FetchSettings
+    requests: Sealed[list[FetchRequest]],
+    limits: FetchSettings,
+    unavailable: dict[str, str] | None = None,
 ) -> Sealed[tuple[dict[str, list[Attempt]], float]]:
-    """Every `render: browser` source of the refresh, in one browser (a task thread)."""
-    return _timed_fetch(requests.value, limits)
+    """Every `render: browser` source of the refresh, on its browser engine (a task thread;
+    `unavailable`: endpoints found not to answer). Whatever befalls the browsers, it ends
+    in attempts: a page it could not render is `browser_unavailable`, and the refresh goes
+    on with the pages it has."""
+    started = time.monotonic()
+    try:
+        return _timed_fetch(requests.value, limits, unavailable)
+    except Exception as e:  # the browser's machinery, not a page: every page is told why
+        reason = f"the browser failed: {str(e).strip().splitlines()[0] if str(e) else e!r}"
+        progress(reason)
+        failed = Answer.failure(FetchFailed(Outcome.BROWSER_UNAVAILABLE, reason[:500]))
+        at, elapsed = clock.now(), int((time.monotonic() - started) * 1000)
+        results = {r.url: [Attempt.of(r, at, elapsed, failed)] for r in requests.value}
+        return Sealed((results, time.monotonic() - started))
 
 
 def _timed_fetch(
-    requests: list[FetchRequest], limits: FetchSettings
+    requests: list[FetchRequest],
+    limits: FetchSettings,
+    unavailable: dict[str, str] | None = None,
 ) -> Sealed[tuple[dict[str, list[Attempt]], float]]:
     started = time.monotonic()
-    results = fetch_batch(requests, limits, clock.now)
+    results = fetch_batch(requests, limits, clock.now, unavailable=unavailable)
     return Sealed((results, time.monotonic() - started))
 
 

@@ -77,6 +77,19 @@ def check_url(url: str) -> str:
     return url
 
 
+ENDPOINT_SCHEMES = ("ws", "wss", "cdp+http", "cdp+https", "cdp+ws", "cdp+wss")
+
+
+def check_endpoint(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ENDPOINT_SCHEMES or not parts.hostname:
+        raise ValueError(
+            f"bad browser_endpoint {url!r}: ws:// or wss:// (a Playwright server) or "
+            "cdp+http://, cdp+ws:// (a Chrome DevTools endpoint), with a host"
+        )
+    return url
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -92,7 +105,21 @@ class FetchSettings(_Strict):
     archive_fallback: str | None = None
     render: Render = Render.HTTP  # how a source without `render` is loaded
     browser_path: str | None = None  # a Chromium to drive; None: Playwright's, else on PATH
-    browser_concurrency: int = Field(2, ge=1, le=32)  # pages rendered at once
+    browser_concurrency: int = Field(2, ge=1, le=32)  # pages rendered at once, per engine
+    # Browser engines elsewhere (a Playwright server, a DevTools endpoint); None: launch one.
+    browser_endpoint: tuple[str, ...] | None = None
+
+    @field_validator("browser_endpoint", mode="before")
+    @classmethod
+    def _endpoints(cls, v: object) -> object:
+        if v is None or isinstance(v, str):
+            v = None if v is None else [v]
+        if isinstance(v, list | tuple):
+            if not v:
+                raise ValueError("browser_endpoint: give one URL or a list of them, or null")
+            for url in v:
+                check_endpoint(str(url))
+        return v
 
     @field_validator("archive_fallback")
     @classmethod

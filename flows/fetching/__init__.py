@@ -3,7 +3,7 @@ loaders (HTTP and a headless browser), which share one redirect policy and one g
 where a request may lead."""
 
 from flows.fetching.attempts import Answer, Attempt, FetchFailed, FetchRequest, last_live
-from flows.fetching.browser import find_browser
+from flows.fetching.browser import check_engines, find_browser
 from flows.fetching.fetcher import Fetcher, Loader, fetch_batch
 from flows.fetching.guard import AddressGuard
 
@@ -15,6 +15,7 @@ __all__ = [
     "FetchRequest",
     "Fetcher",
     "Loader",
+    "check_engines",
     "fetch_batch",
     "find_browser",
     "last_live",

@@ -16,24 +16,27 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from extractors.soft import classify_response
-from extractors.values import Outcome
+from extractors.values import Outcome, Render
 from flows.fetching.attempts import Answer, FetchFailed, FetchRequest
+from flows.fetching.engines import Endpoint, Engine, close_quietly, endpoint_for, endpoints
 from flows.fetching.guard import AddressGuard
 from flows.fetching.redirects import WEB_SCHEMES, Redirects
 from flows.runtime import progress
+from warehouse.pause import pause_point
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Route
 
     from flows.catalog import FetchSettings
 
+PAUSE = bool(os.environ.get("EVIDENCE_PAUSE_DIR"))
 NOT_LOADED = frozenset({"image", "font", "media"})
 SYSTEM_BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 INSTALL_HINT = (
@@ -50,6 +53,7 @@ class _Document:
     status: int | None = None
     final_url: str | None = None
     failure: FetchFailed | None = None
+    crashed: bool = False  # the page's renderer process went away
 
 
 def find_browser(configured: str | None) -> str | None:
@@ -72,94 +76,168 @@ def find_browser(configured: str | None) -> str | None:
 
 @asynccontextmanager
 async def open_renderer(
-    limits: FetchSettings, guard: AddressGuard | None = None
+    limits: FetchSettings,
+    guard: AddressGuard | None = None,
+    unavailable: Mapping[str, str] | None = None,
 ) -> AsyncIterator[BrowserRenderer | None]:
-    """A started browser for the block, or None (said once on stderr) when none starts."""
+    """The block's browser engines, each opened before its first page, or None (said once
+    on stderr) when Playwright or a local browser is missing. `unavailable`: endpoints
+    already found not to answer, with why (their pages are `browser_unavailable`)."""
     try:
-        from playwright.async_api import Error, async_playwright
+        from playwright.async_api import async_playwright
     except ImportError:
         progress(INSTALL_HINT.format(why="Playwright is not installed"))
         yield None
         return
-    try:
-        executable = find_browser(limits.browser_path)
-    except LookupError as e:
-        progress(INSTALL_HINT.format(why=e))
-        yield None
-        return
-    async with async_playwright() as playwright:
+    where = endpoints(limits)
+    executable = None
+    if not where[0].remote:
         try:
-            browser = await playwright.chromium.launch(
-                executable_path=executable,
-                headless=True,
-                args=["--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
-            )
-        except Error as e:
-            progress(INSTALL_HINT.format(why=str(e).strip().splitlines()[0]))
+            executable = find_browser(limits.browser_path)
+        except LookupError as e:
+            progress(INSTALL_HINT.format(why=e))
             yield None
             return
+    async with async_playwright() as playwright:
+        engines = {e: Engine(playwright, e, limits, executable) for e in where}
+        for engine in engines.values():
+            engine.unavailable = (unavailable or {}).get(engine.endpoint.url or "")
         try:
-            yield BrowserRenderer(browser, limits, guard or AddressGuard())
+            if not where[0].remote:  # a local launch that fails is said as before
+                local = engines[where[0]]
+                await local.open()
+                if local.unavailable is not None:
+                    progress(INSTALL_HINT.format(why=local.unavailable))
+                    yield None
+                    return
+            yield BrowserRenderer(engines, limits, guard or AddressGuard())
         finally:
-            await browser.close()
+            for engine in engines.values():
+                await engine.close()
+
+
+async def probe_endpoints(limits: FetchSettings, urls: Sequence[str]) -> dict[str, str]:
+    """Each browser endpoint the pages at `urls` go to that does not answer, with why
+    (reached and let go: the refresh opens its own connection)."""
+    where = endpoints(limits)
+    if not urls or not where[0].remote:
+        return {}
+    from playwright.async_api import async_playwright
+
+    needed = {endpoint_for(u, where) for u in urls}
+    down: dict[str, str] = {}
+    async with async_playwright() as playwright:
+        for endpoint in sorted(needed, key=str):
+            engine = Engine(playwright, endpoint, limits)
+            await engine.open()
+            await engine.close()
+            if engine.unavailable is not None and endpoint.url is not None:
+                down[endpoint.url] = engine.unavailable
+    return down
+
+
+def check_engines(limits: FetchSettings, requests: Sequence[FetchRequest]) -> dict[str, str]:
+    """Before anything is fetched: each browser endpoint the refresh's pages need that
+    does not answer, said in one line with how many pages it costs; the endpoints and why
+    (their pages are `browser_unavailable`, the other sources are refreshed as usual)."""
+    urls = [r.url for r in requests if r.render is Render.BROWSER]
+    if not urls or not limits.browser_endpoint:
+        return {}
+    try:
+        down = asyncio.run(probe_endpoints(limits, urls))
+    except ImportError:
+        return {}  # the render task says how to install Playwright
+    where = endpoints(limits)
+    for url, why in down.items():
+        pages = sum(1 for u in urls if endpoint_for(u, where).url == url)
+        progress(f"browser endpoint {why}: its {pages} page(s) get browser_unavailable")
+    return down
 
 
 class BrowserRenderer:
-    """Loads requests in the one browser, a fresh context each."""
+    """Loads requests on the engine of their host, a fresh context each."""
 
-    def __init__(self, browser: Browser, limits: FetchSettings, guard: AddressGuard) -> None:
-        self.browser = browser
+    def __init__(
+        self, engines: Mapping[Endpoint, Engine], limits: FetchSettings, guard: AddressGuard
+    ) -> None:
+        self.engines = dict(engines)
         self.limits = limits
         self.guard = guard
-        self._slots = asyncio.Semaphore(limits.browser_concurrency)
+        self._where = list(self.engines)
+
+    def engine(self, url: str) -> Engine:
+        return self.engines[endpoint_for(url, self._where)]
+
+    def admit(self, request: FetchRequest) -> AbstractAsyncContextManager[object]:
+        """A rendering slot on the page's engine (the attempt's time runs once it has one)."""
+        return self.engine(request.url).slots
 
     async def load(self, request: FetchRequest) -> Answer:
         from playwright.async_api import Error
         from playwright.async_api import TimeoutError as PageTimeout
 
-        async with self._slots:
-            context = await self.browser.new_context(
+        engine = self.engine(request.url)
+        browser = await engine.browser()
+        document = _Document()
+        try:
+            context = await browser.new_context(
                 user_agent=self.limits.user_agent, service_workers="block"
             )
-            document = _Document()
-            try:
+        except Error as e:
+            raise self._broken(engine, browser, document, e) from None
+        try:
 
-                async def route(route: Route) -> None:
-                    try:
-                        await self._route(route, request.url, document)
-                    except Error:
-                        pass  # the context closed under a request still in flight
-
-                await context.route("**/*", route)
-                page = await context.new_page()
-                timeout_ms = self.limits.timeout_s * 1000
+            async def route(route: Route) -> None:
                 try:
-                    if request.wait_for:
-                        await page.goto(
-                            request.url, wait_until="domcontentloaded", timeout=timeout_ms
-                        )
-                        await page.wait_for_selector(
-                            request.wait_for, state="attached", timeout=timeout_ms
-                        )
-                    else:
-                        await page.goto(request.url, wait_until="networkidle", timeout=timeout_ms)
-                    html = await page.content()
-                except PageTimeout:
-                    what = (
-                        f"no {request.wait_for!r} on the page" if request.wait_for else "not loaded"
+                    await self._route(route, request.url, document)
+                except Error:
+                    pass  # the context closed under a request still in flight
+
+            await context.route("**/*", route)
+            page = await context.new_page()
+            page.on("crash", lambda _: setattr(document, "crashed", True))
+            timeout_ms = self.limits.timeout_s * 1000
+            try:
+                if request.wait_for:
+                    await page.goto(request.url, wait_until="domcontentloaded", timeout=timeout_ms)
+                    await page.wait_for_selector(
+                        request.wait_for, state="attached", timeout=timeout_ms
                     )
-                    raise FetchFailed(
-                        Outcome.TIMEOUT, f"{what} within {self.limits.timeout_s:g}s (browser)"
-                    ) from None
-                except Error as e:
-                    if document.failure is not None:
-                        raise document.failure from None
-                    raise FetchFailed(_classify(str(e)), _describe(e)) from None
-            finally:
-                await context.close()
+                else:
+                    await page.goto(request.url, wait_until="networkidle", timeout=timeout_ms)
+                html = await page.content()
+            except PageTimeout:
+                what = f"no {request.wait_for!r} on the page" if request.wait_for else "not loaded"
+                raise FetchFailed(
+                    Outcome.TIMEOUT, f"{what} within {self.limits.timeout_s:g}s (browser)"
+                ) from None
+            except Error as e:
+                raise self._broken(engine, browser, document, e) from None
+        finally:
+            await close_quietly(context)
         if document.failure is not None:
             raise document.failure
         return self._result(request, document, html)
+
+    def _broken(
+        self, engine: Engine, browser: Browser, document: _Document, error: Exception
+    ) -> FetchFailed:
+        """What a Playwright error during a render comes to: the page's own failure when
+        the guard or the network gave one; else the browser's, when it crashed or its
+        connection was lost (the pages after this one get it opened again)."""
+        if document.failure is not None:
+            return document.failure
+        if engine.lost(browser, error):
+            where = "the connection to " if engine.endpoint.remote else ""
+            return FetchFailed(
+                Outcome.BROWSER_UNAVAILABLE,
+                f"{where}{engine.endpoint} was lost while the page rendered ({_describe(error)})",
+            )
+        if document.crashed or "crash" in str(error).lower():
+            return FetchFailed(
+                Outcome.BROWSER_UNAVAILABLE, "the page's renderer crashed while it rendered"
+            )
+        return FetchFailed(_classify(str(error)), _describe(error))
 
     def _result(self, request: FetchRequest, document: _Document, html: str) -> Answer:
         status = document.status or 200
@@ -188,6 +266,8 @@ class BrowserRenderer:
 
         request = route.request
         main = request.is_navigation_request() and request.frame.parent_frame is None
+        if not main and PAUSE:
+            await asyncio.to_thread(pause_point, "render")  # (the crash tests: a page rendering)
         if request.resource_type in NOT_LOADED:
             await route.abort("blockedbyclient")
             return

@@ -14,7 +14,8 @@ import contextlib
 import random
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
@@ -42,6 +43,11 @@ NO_BROWSER = "no browser could be started for a `render: browser` source"
 class Loader(Protocol):
     """Loads one request: the page's Answer, or FetchFailed with the outcome."""
 
+    def admit(self, request: FetchRequest) -> AbstractAsyncContextManager[object]:
+        """Waits for the loader's own capacity (a browser's rendering slots); the
+        attempt's time limit starts once in."""
+        ...
+
     async def load(self, request: FetchRequest) -> Answer: ...
 
 
@@ -50,9 +56,11 @@ def fetch_batch(
     limits: FetchSettings,
     clock: Callable[[], datetime],
     guard: AddressGuard | None = None,
+    unavailable: Mapping[str, str] | None = None,
 ) -> dict[str, list[Attempt]]:
     """Fetch every request (async inside); every attempt per URL. A browser is started
-    only when some request is to be rendered in one."""
+    (or an engine reached) only when some request is to be rendered in one; `unavailable`
+    names browser endpoints already known not to answer."""
 
     async def run() -> dict[str, list[Attempt]]:
         async with contextlib.AsyncExitStack() as stack:
@@ -61,7 +69,9 @@ def fetch_batch(
             if any(r.render is Render.BROWSER for r in requests):
                 from flows.fetching.browser import open_renderer
 
-                renderer = await stack.enter_async_context(open_renderer(limits, guard))
+                renderer = await stack.enter_async_context(
+                    open_renderer(limits, guard, unavailable)
+                )
             fetcher = Fetcher(clients, limits, clock, renderer=renderer, guard=guard)
             return await fetcher.fetch_all(requests)
 
@@ -145,8 +155,9 @@ class Fetcher:
             async with self._all, self._hosts[host]:
                 if request.obey_robots and not await self._robots_allow(request.url):
                     raise FetchFailed(Outcome.ROBOTS_DISALLOWED, "disallowed by robots.txt")
-                async with asyncio.timeout(self.limits.timeout_s):
-                    answer = await self._loader(request).load(request)
+                loader = self._loader(request)
+                async with loader.admit(request), asyncio.timeout(self.limits.timeout_s):
+                    answer = await loader.load(request)
         except FetchFailed as e:
             answer = Answer.failure(e)
         except (TimeoutError, httpx.TimeoutException):

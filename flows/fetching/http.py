@@ -13,6 +13,7 @@ import functools
 import itertools
 import ssl
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING
@@ -80,6 +81,9 @@ class HttpLoader:
         self.limits = limits
         self.guard = guard
         self.clock = clock
+
+    def admit(self, request: FetchRequest) -> AbstractAsyncContextManager[object]:
+        return contextlib.nullcontext()  # bounded by the Fetcher's own limits
 
     async def load(self, request: FetchRequest) -> Answer:
         headers = {

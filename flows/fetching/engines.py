@@ -1,0 +1,175 @@
+"""Where pages are rendered: a Chromium launched here, or browser engines elsewhere.
+
+An `Engine` is one browser for the refresh: launched on this machine (`fetch.browser_path`
+or one found), or reached at a `fetch.browser_endpoint`: a Playwright server (`ws://`,
+`wss://`: Playwright's `connect`) or a Chrome DevTools endpoint (`cdp+http://`,
+`cdp+ws://`: `connect_over_cdp`). A browser that crashes, or a connection that is lost,
+is opened again once for the pages still to come; after that, or when it never opened,
+each of its pages is `browser_unavailable` with the reason. Every step that waits on the
+browser has a deadline, so that a dead or wedged engine never holds a refresh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import zlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from extractors.values import Outcome
+from flows.fetching.attempts import FetchFailed
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright
+
+    from flows.catalog import FetchSettings
+
+CONNECT_TIMEOUT_S = 15.0  # to launch a browser or reach an endpoint
+CLOSE_TIMEOUT_S = 5.0  # to close a context or a browser; past it, it is let go
+REOPENS = 1  # a lost browser is opened again this many times in one refresh
+# What Playwright says when the browser under a page is gone (before `is_connected` knows).
+GONE = (
+    "Target page, context or browser has been closed",
+    "Browser has been closed",
+    "Connection closed",
+    "browser has disconnected",
+)
+LAUNCH_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where one engine is: a URL as the settings write it, or None for a local launch."""
+
+    url: str | None = None
+
+    @property
+    def remote(self) -> bool:
+        return self.url is not None
+
+    @property
+    def cdp(self) -> bool:
+        return self.url is not None and self.url.startswith("cdp+")
+
+    @property
+    def address(self) -> str:
+        """The URL Playwright is given (without the `cdp+` that says which protocol)."""
+        return (self.url or "").removeprefix("cdp+")
+
+    def __str__(self) -> str:
+        return self.url or "the local browser"
+
+
+def endpoints(limits: FetchSettings) -> list[Endpoint]:
+    """The engines the settings name; one local launch when they name none."""
+    return [Endpoint(u) for u in limits.browser_endpoint or ()] or [Endpoint()]
+
+
+def endpoint_for(url: str, among: list[Endpoint]) -> Endpoint:
+    """The engine a page goes to: the same for every page of a host, spread by a stable
+    hash (the same host goes to the same engine run after run)."""
+    host = (urlsplit(url).hostname or "").encode()
+    return among[zlib.crc32(host) % len(among)]
+
+
+class Engine:
+    """One browser, opened when first needed and opened again once when it is lost."""
+
+    def __init__(
+        self,
+        playwright: Playwright,
+        endpoint: Endpoint,
+        limits: FetchSettings,
+        executable: str | None = None,
+    ) -> None:
+        self.playwright = playwright
+        self.endpoint = endpoint
+        self.executable = executable
+        self.slots = asyncio.Semaphore(limits.browser_concurrency)
+        self.unavailable: str | None = None  # why no page can be rendered here any more
+        self._browser: Browser | None = None
+        self._opened = 0
+        self._lock = asyncio.Lock()
+        self._closing: set[asyncio.Task[None]] = set()
+
+    async def open(self) -> None:
+        """Launch or connect; on failure, `unavailable` says why (nothing raised)."""
+        async with self._lock:
+            await self._open()
+
+    async def browser(self) -> Browser:
+        """The live browser; opened again (once) when it was lost. FetchFailed
+        (`browser_unavailable`) when there is none to be had."""
+        async with self._lock:
+            if self._browser is not None and self._browser.is_connected():
+                return self._browser
+            if self.unavailable is None:
+                if self._opened > REOPENS:
+                    self.unavailable = f"{self.endpoint} was lost again; not reopened"
+                else:
+                    await self._open()
+            if self._browser is None:
+                raise FetchFailed(Outcome.BROWSER_UNAVAILABLE, self.unavailable or "no browser")
+            return self._browser
+
+    def lost(self, browser: Browser, error: BaseException) -> bool:
+        """Whether a page's failure was the browser's (it crashed, or the link to it is
+        gone); if so, the next page opens it again."""
+        if browser.is_connected() and not any(m in str(error) for m in GONE):
+            return False
+        if self._browser is browser:
+            self._browser = None
+            self._closing.add(task := asyncio.create_task(close_quietly(browser)))
+            task.add_done_callback(self._closing.discard)
+        return True
+
+    async def close(self) -> None:
+        browser, self._browser = self._browser, None
+        if browser is not None:
+            await close_quietly(browser)
+        for task in list(self._closing):
+            await task
+
+    async def _open(self) -> None:
+        from playwright.async_api import Error
+
+        await self.close()
+        self._opened += 1
+        try:
+            async with asyncio.timeout(CONNECT_TIMEOUT_S):
+                self._browser = await self._start()
+        except (Error, TimeoutError, OSError) as e:
+            self.unavailable = f"{self.endpoint} does not answer ({_first_line(e)})"
+
+    async def _start(self) -> Browser:
+        chromium = self.playwright.chromium
+        timeout_ms = CONNECT_TIMEOUT_S * 1000
+        if not self.endpoint.remote:
+            return await chromium.launch(
+                executable_path=self.executable, headless=True, args=LAUNCH_ARGS
+            )
+        if self.endpoint.cdp:
+            return await chromium.connect_over_cdp(self.endpoint.address, timeout=timeout_ms)
+        return await chromium.connect(self.endpoint.address, timeout=timeout_ms)
+
+
+async def close_quietly(closable: object) -> None:
+    """Close a context or a browser, within a deadline, whatever state it is in."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(CLOSE_TIMEOUT_S):
+            await closable.close()  # type: ignore[attr-defined]
+
+
+def _first_line(error: BaseException) -> str:
+    """The reason in a Playwright error, without its call log or its boxed advice."""
+    lines = [ln.strip() for ln in str(error).splitlines() if ln.strip()]
+    if not lines:
+        return "no answer in time" if isinstance(error, TimeoutError) else type(error).__name__
+    first = lines[0].split(": ", 1)[-1] if lines[0].startswith("BrowserType.") else lines[0]
+    mismatch = next((ln for ln in lines if "version mismatch" in ln), None)
+    if mismatch is not None:
+        versions = [ln.strip("║ ").strip() for ln in lines if "version: v" in ln]
+        return "a Playwright server of another version: " + "; ".join(versions)
+    return first[:300]

@@ -1,0 +1,242 @@
+"""Browser engines elsewhere, and browsers that fail: a real `playwright run-server` and a
+real Chromium with `--remote-debugging-port` on 127.0.0.1, each started here; endpoints
+that do not answer or speak another version; an engine that goes away mid-refresh; pages
+whose scripts never stop."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+
+import pytest
+from engines import devtools_chromium, marked_browsers, playwright_server
+from servers import Page, WebServer, send
+from support import require_browser
+
+from extractors.values import Outcome, Render
+from flows.catalog import FetchSettings
+from flows.fetching import AddressGuard, FetchRequest, check_engines, fetch_batch
+
+require_browser()
+
+SHELL = """<html><head><title>Credits</title></head><body><div id="root">Loading…</div>
+<script>
+fetch('/api/credits').then(r => r.json()).then(j => {
+  document.getElementById('root').innerHTML = '<main><p>' + j.text + '</p></main>';
+});
+</script></body></html>"""
+CREDITS = '{"text": "Each team gets $4,000 in GPU credits for the best runs."}'
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def limits(endpoint: str | list[str] | None = None, **more: object) -> FetchSettings:
+    settings: dict[str, object] = {
+        "timeout_s": 20.0,  # engines start here, beside the other tests
+        "retries": 0,
+        "user_agent": "evidence-test",
+        "browser_concurrency": 1,
+        "browser_endpoint": endpoint,
+    }
+    return FetchSettings.model_validate({**settings, **more})
+
+
+@pytest.fixture
+def site(web: WebServer) -> Iterator[WebServer]:
+    web.routes["/app"] = Page(SHELL)
+    web.routes["/api/credits"] = Page(CREDITS, content_type="application/json")
+    yield web
+
+
+@pytest.fixture
+def marker(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
+    """An environment mark that a browser launched by this process would carry."""
+    mark = f"EVIDENCE_ENGINE_MARK={tmp_path.name}"
+    monkeypatch.setenv("EVIDENCE_ENGINE_MARK", tmp_path.name)
+    return mark
+
+
+def seen_while_rendering(site: WebServer, marker: str) -> list[list[int]]:
+    """The JSON endpoint notes, each time a page asks it, the browsers this process
+    launched: what runs here while a page renders."""
+    seen: list[list[int]] = []
+
+    def credits(h: BaseHTTPRequestHandler) -> None:
+        seen.append(marked_browsers(marker))
+        send(h, 200, CREDITS.encode(), "application/json")
+
+    site.routes["/api/credits"] = credits
+    return seen
+
+
+def render(urls: list[str], settings: FetchSettings, **kw: object) -> dict[str, list]:
+    return fetch_batch([FetchRequest(u, render=Render.BROWSER) for u in urls], settings, now, **kw)  # type: ignore[arg-type]
+
+
+def test_pages_render_on_a_playwright_server_and_nothing_here(
+    site: WebServer, tmp_path: Path, marker: str
+) -> None:
+    seen = seen_while_rendering(site, marker)
+    (local,) = render([site.url("/app")], limits())[site.url("/app")]
+    assert local.outcome is Outcome.OK and seen[-1], "a local launch is seen"
+    with playwright_server(tmp_path) as server:
+        (remote,) = render([site.url("/app?r")], limits(server.url))[site.url("/app?r")]
+        assert server.running
+    assert remote.outcome is Outcome.OK and remote.render is Render.BROWSER
+    assert "$4,000 in GPU credits" in remote.text
+    assert seen[-1] == [], f"browsers launched here: {seen[-1]}"
+
+
+def test_pages_render_on_a_devtools_endpoint_which_keeps_running(
+    site: WebServer, tmp_path: Path, marker: str
+) -> None:
+    seen = seen_while_rendering(site, marker)
+    with devtools_chromium(tmp_path) as chromium:
+        urls = [site.url("/app"), site.url("/app?2")]
+        out = render(urls, limits(chromium.url))
+        assert chromium.running  # the engine is someone else's: let go, not closed
+    assert [out[u][-1].outcome for u in urls] == [Outcome.OK, Outcome.OK]
+    assert "$4,000 in GPU credits" in out[urls[1]][-1].text
+    assert len(seen) == 2 and seen == [[], []]
+
+
+def test_the_guard_holds_on_a_remote_engine(site: WebServer, tmp_path: Path) -> None:
+    """The page's server stands for a public host: its script tries another port of this
+    machine, which it was not given; through the engine as through a local launch, that
+    server never sees a request."""
+    private = WebServer().start()
+    try:
+        private.routes["/secret"] = Page('{"text": "secret"}', content_type="application/json")
+        site.routes["/leaky"] = Page(
+            "<html><body><main><p>Public page with 300 seats.</p></main><script>"
+            f"fetch('{private.url('/secret')}').catch(() => {{}});</script></body></html>"
+        )
+        public = AddressGuard(public_origins={site.base.removeprefix("http://")})
+        with playwright_server(tmp_path) as server:
+            out = render([site.url("/leaky")], limits(server.url), guard=public)
+        (leaky,) = out[site.url("/leaky")]
+        assert leaky.outcome is Outcome.OK and "300 seats" in leaky.text
+        assert private.hits["/secret"] == 0
+    finally:
+        private.stop()
+
+
+def test_an_endpoint_that_does_not_answer_is_one_line_and_an_outcome(
+    site: WebServer, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A closed port, and a Playwright server of another version (what one answers)."""
+    old = WebServer().start()
+    try:
+        old.routes["/"] = Page(
+            "Playwright version mismatch:\n  - server version: v1.40\n  - client version: v1.65\n",
+            status=428,
+            content_type="text/plain",
+        )
+        dead = "ws://127.0.0.1:9/"
+        for endpoint, why in ((dead, "ECONNREFUSED"), (old.base.replace("http", "ws"), "v1.40")):
+            settings = limits(endpoint)
+            requests = [
+                FetchRequest(site.url("/app"), render=Render.BROWSER),
+                FetchRequest(site.url("/app?plain")),
+            ]
+            down = check_engines(settings, requests)
+            err = capfd.readouterr().err
+            assert list(down) == [endpoint] and why in down[endpoint]
+            lines = [ln for ln in err.splitlines() if "browser endpoint" in ln]
+            assert len(lines) == 1 and endpoint in lines[0] and "1 page(s)" in lines[0], err
+            out = fetch_batch(requests, settings, now, unavailable=down)
+            assert out[site.url("/app")][-1].outcome is Outcome.BROWSER_UNAVAILABLE
+            assert why in out[site.url("/app")][-1].error
+            assert out[site.url("/app?plain")][-1].outcome is Outcome.OK
+            assert "browser endpoint" not in capfd.readouterr().err  # said once, before
+    finally:
+        old.stop()
+
+
+def test_a_list_of_endpoints_keeps_each_host_on_one(site: WebServer, tmp_path: Path) -> None:
+    other = WebServer().start()  # a second host: localhost, where the first is 127.0.0.1
+    try:
+        other.routes["/app"] = Page(SHELL)
+        other.routes["/api/credits"] = Page(CREDITS, content_type="application/json")
+        with playwright_server(tmp_path) as a, devtools_chromium(tmp_path) as b:
+            settings = limits([a.url, b.url])
+            here = [site.url(f"/app?{n}") for n in range(3)]
+            there = [other.url(f"/app?{n}").replace("127.0.0.1", "localhost") for n in range(3)]
+            out = render(here + there, settings)
+        assert all(out[u][-1].outcome is Outcome.OK for u in here + there)
+        from flows.fetching.engines import endpoint_for, endpoints
+
+        where = endpoints(settings)
+        assert len({endpoint_for(u, where) for u in here}) == 1
+        assert len({endpoint_for(u, where) for u in there}) == 1
+    finally:
+        other.stop()
+
+
+def test_an_engine_lost_mid_refresh_costs_its_page_in_flight(
+    site: WebServer, tmp_path: Path
+) -> None:
+    """The server is stopped while the first page renders: that page fails, the engine is
+    reached for once more (it is gone), the pages after it are `browser_unavailable`, and
+    the HTTP page is fetched as usual."""
+    server = playwright_server(tmp_path)
+    try:
+
+        def credits(h: BaseHTTPRequestHandler) -> None:
+            server.stop()  # the whole engine, while its page waits for this answer
+            send(h, 200, CREDITS.encode(), "application/json")
+
+        site.routes["/api/credits"] = credits
+        site.routes["/plain"] = Page("<html><main><p>Plain page, 12 seats.</p></main></html>")
+        urls = [site.url(f"/app?{n}") for n in range(3)]
+        requests = [FetchRequest(u, render=Render.BROWSER) for u in urls]
+        started = time.monotonic()
+        out = fetch_batch([*requests, FetchRequest(site.url("/plain"))], limits(server.url), now)
+        took = time.monotonic() - started
+    finally:
+        server.stop()
+    first, *rest = (out[u][-1] for u in urls)
+    assert first.outcome is Outcome.BROWSER_UNAVAILABLE and "was lost" in first.error
+    assert [a.outcome for a in rest] == [Outcome.BROWSER_UNAVAILABLE] * 2
+    assert all("does not answer" in a.error for a in rest), [a.error for a in rest]
+    assert out[site.url("/plain")][-1].outcome is Outcome.OK
+    assert took < 30
+
+
+BUSY = "<html><body><main><p>Busy page.</p></main><script>while (true) {}</script></body></html>"
+BUSY_LATER = (
+    "<html><body><main><p>Busy later.</p></main>"
+    "<script>setTimeout(() => { while (true) {} }, 50);</script></body></html>"
+)
+ENDLESS = (
+    "<html><body><main><p>Endless.</p></main><script>"
+    "setInterval(() => fetch('/tick?' + Math.random()), 50);</script></body></html>"
+)
+
+
+@pytest.mark.parametrize("path", ["/busy", "/busy-later", "/endless"])
+def test_a_page_whose_scripts_never_stop_times_out(site: WebServer, path: str) -> None:
+    site.routes["/busy"] = Page(BUSY)
+    site.routes["/busy-later"] = Page(BUSY_LATER)
+    site.routes["/endless"] = Page(ENDLESS)
+    site.routes["/tick"] = Page("{}", content_type="application/json", etag=False)
+    settings = limits(timeout_s=3.0)
+    started = time.monotonic()
+    (a,) = render([site.url(path)], settings)[site.url(path)]
+    took = time.monotonic() - started
+    assert a.outcome is Outcome.TIMEOUT, (a.outcome, a.error)
+    assert took < 3.0 + 4.0, took  # the limit, and a browser's start and close
+
+
+def test_browser_endpoint_must_be_an_engine_url() -> None:
+    from pydantic import ValidationError
+
+    for bad in ("http://127.0.0.1:9222", "ws:///nohost", [], "file:///x"):
+        with pytest.raises(ValidationError, match="browser_endpoint"):
+            limits(bad)  # type: ignore[arg-type]
+    assert limits("cdp+ws://h:1/x").browser_endpoint == ("cdp+ws://h:1/x",)
