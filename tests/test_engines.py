@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from engines import devtools_chromium, marked_browsers, playwright_server
 from servers import Page, WebServer, send
-from support import require_browser
+from support import require_browser, write_config
 
 from extractors.values import Outcome, Render
 from flows.catalog import FetchSettings
@@ -240,3 +240,41 @@ def test_browser_endpoint_must_be_an_engine_url() -> None:
         with pytest.raises(ValidationError, match="browser_endpoint"):
             limits(bad)  # type: ignore[arg-type]
     assert limits("cdp+ws://h:1/x").browser_endpoint == ("cdp+ws://h:1/x",)
+
+
+def test_a_refresh_with_an_endpoint_down_says_so_once_and_goes_on(
+    prefect_harness: None, site: WebServer, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from flows.refresh import refresh_flow
+    from warehouse.db import connect
+
+    config = write_config(
+        tmp_path,
+        f"""\
+        - id: rendered
+          title: Credits, rendered
+          sources: [{{id: app, url: "{site.url("/app")}", role: primary, render: browser}}]
+          claims: [{{id: pool, quote: "$4,000 in GPU credits for the best runs"}}]
+        - id: plain
+          title: Credits, plain
+          sources: [{{id: page, url: "{site.url("/plain")}", role: primary}}]
+          claims: [{{id: pool, quote: "$4,000 in GPU credits for the best runs"}}]
+        """,
+    )
+    site.routes["/plain"] = Page(f"<html><main><p>{CREDITS[10:-2]}</p></main></html>")
+    (config / "settings.yaml").write_text(
+        'fetch: {retries: 0, browser_endpoint: "cdp+http://127.0.0.1:9"}\n'
+    )
+    db = tmp_path / "w.duckdb"
+    rows = {r["record_id"]: r for r in refresh_flow(str(config), str(db), None).records}
+    err = capfd.readouterr().err
+    said = [ln for ln in err.splitlines() if "browser endpoint" in ln]
+    assert len(said) == 1 and "cdp+http://127.0.0.1:9 does not answer" in said[0], err
+    assert err.index("browser endpoint") < err.index("fetched ")  # before any page is in
+    con = connect(db, read_only=True)
+    try:
+        outcomes = dict(con.execute("SELECT record_id, outcome FROM fetches").fetchall())
+    finally:
+        con.close()
+    assert outcomes == {"rendered": "browser_unavailable", "plain": "ok"}
+    assert rows["plain"]["grade"] == "documented"
