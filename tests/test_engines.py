@@ -278,3 +278,29 @@ def test_a_refresh_with_an_endpoint_down_says_so_once_and_goes_on(
         con.close()
     assert outcomes == {"rendered": "browser_unavailable", "plain": "ok"}
     assert rows["plain"]["grade"] == "documented"
+
+
+def test_a_hosts_pages_share_a_context_and_no_other_host_does(site: WebServer) -> None:
+    """The first page's answer sets a cookie (cookies do not tell ports apart): the same
+    host's next page sends it back; a page of another server on this machine, rendered
+    in the same browser after it, does not."""
+    other = WebServer().start()
+    try:
+        plain = "<html><main><p>Page with 12 seats.</p></main></html>"
+        site.routes["/first"] = Page(plain, headers={"Set-Cookie": "seen=1; Path=/"})
+        site.routes["/second"] = Page(plain)
+        other.routes["/third"] = Page(plain)
+        urls = [site.url("/first"), site.url("/second"), other.url("/third")]
+        out = fetch_batch(
+            [FetchRequest(u, render=Render.BROWSER) for u in urls],
+            limits(browser_concurrency=1, concurrency=1),
+            now,
+        )
+        assert all(out[u][-1].outcome is Outcome.OK for u in urls)
+        sent = {
+            path: {k.lower(): v for k, v in h.items()}.get("cookie")
+            for path, h in site.requests + other.requests
+        }
+        assert sent["/second"] == "seen=1" and sent["/third"] is None, sent
+    finally:
+        other.stop()

@@ -1,8 +1,10 @@
 """The browser fetcher: pages built by JavaScript, rendered in headless Chromium.
 
-Playwright drives one browser per refresh, started only when a source needs it. Each
-page loads in a fresh context, `browser_concurrency` at a time; images, fonts and media
-are never loaded. Every request a page makes is fetched through Playwright one hop at a
+Playwright drives one browser per engine (flows/fetching/engines.py: launched here only
+when a source needs it, or reached at a `fetch.browser_endpoint`), `browser_concurrency`
+pages at a time on each. A host's pages share one context, so that cookies and storage
+never pass between hosts while a host's pages reuse what they can; images, fonts and
+media are never loaded. Every request a page makes is fetched through Playwright one hop at a
 time (redirects followed here, not by the browser), so that the address guard sees each
 one: a page on a public host cannot make the browser reach this machine or a private
 network; redirects follow the one policy both fetchers use (flows/fetching/redirects.py).
@@ -155,7 +157,7 @@ def check_engines(limits: FetchSettings, requests: Sequence[FetchRequest]) -> di
 
 
 class BrowserRenderer:
-    """Loads requests on the engine of their host, a fresh context each."""
+    """Loads requests on the engine of their host, in that host's context."""
 
     def __init__(
         self, engines: Mapping[Endpoint, Engine], limits: FetchSettings, guard: AddressGuard
@@ -179,10 +181,10 @@ class BrowserRenderer:
         engine = self.engine(request.url)
         browser = await engine.browser()
         document = _Document()
+        host = urlsplit(request.url).netloc.lower()
         try:
-            context = await browser.new_context(
-                user_agent=self.limits.user_agent, service_workers="block"
-            )
+            context = await engine.context(browser, host, self.limits.user_agent)
+            page = await context.new_page()
         except Error as e:
             raise self._broken(engine, browser, document, e) from None
         try:
@@ -191,10 +193,9 @@ class BrowserRenderer:
                 try:
                     await self._route(route, request.url, document)
                 except Error:
-                    pass  # the context closed under a request still in flight
+                    pass  # the page closed under a request still in flight
 
-            await context.route("**/*", route)
-            page = await context.new_page()
+            await page.route("**/*", route)
             page.on("crash", lambda _: setattr(document, "crashed", True))
             timeout_ms = self.limits.timeout_s * 1000
             try:
@@ -214,7 +215,8 @@ class BrowserRenderer:
             except Error as e:
                 raise self._broken(engine, browser, document, e) from None
         finally:
-            await close_quietly(context)
+            await close_quietly(page)
+            engine.release(host)
         if document.failure is not None:
             raise document.failure
         return self._result(request, document, html)

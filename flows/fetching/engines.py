@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -22,7 +23,7 @@ from extractors.values import Outcome
 from flows.fetching.attempts import FetchFailed
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Playwright
+    from playwright.async_api import Browser, BrowserContext, Playwright
 
     from flows.catalog import FetchSettings
 
@@ -37,6 +38,15 @@ GONE = (
     "browser has disconnected",
 )
 LAUNCH_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
+
+
+@dataclass
+class _Held:
+    """A host's context, in the browser it was opened in, and the pages using it."""
+
+    browser: Browser
+    context: BrowserContext
+    users: int = 0
 
 
 @dataclass(frozen=True)
@@ -92,7 +102,10 @@ class Engine:
         self._browser: Browser | None = None
         self._opened = 0
         self._lock = asyncio.Lock()
+        self._making = asyncio.Lock()
         self._closing: set[asyncio.Task[None]] = set()
+        self._contexts: OrderedDict[str, _Held] = OrderedDict()  # by host, oldest first
+        self._keep = 2 * limits.browser_concurrency + 2  # contexts kept open
 
     async def open(self) -> None:
         """Launch or connect; on failure, `unavailable` says why (nothing raised)."""
@@ -114,6 +127,27 @@ class Engine:
                 raise FetchFailed(Outcome.BROWSER_UNAVAILABLE, self.unavailable or "no browser")
             return self._browser
 
+    async def context(self, browser: Browser, host: str, user_agent: str) -> BrowserContext:
+        """The host's context in this browser: its pages share cookies and storage with
+        each other, never with another host's. Contexts no page uses are closed, the least
+        recently used first, past a few more than the pages rendered at once."""
+        async with self._making:
+            held = self._contexts.get(host)
+            if held is None or held.browser is not browser:
+                context = await browser.new_context(user_agent=user_agent, service_workers="block")
+                held = self._contexts[host] = _Held(browser, context)
+            held.users += 1
+            self._contexts.move_to_end(host)
+        idle = [h for h, c in self._contexts.items() if c.users == 0]
+        for name in idle[: max(0, len(self._contexts) - self._keep)]:
+            await close_quietly(self._contexts.pop(name).context)
+        return held.context
+
+    def release(self, host: str) -> None:
+        held = self._contexts.get(host)
+        if held is not None:
+            held.users -= 1
+
     def lost(self, browser: Browser, error: BaseException) -> bool:
         """Whether a page's failure was the browser's (it crashed, or the link to it is
         gone); if so, the next page opens it again."""
@@ -121,12 +155,16 @@ class Engine:
             return False
         if self._browser is browser:
             self._browser = None
+            self._contexts.clear()
             self._closing.add(task := asyncio.create_task(close_quietly(browser)))
             task.add_done_callback(self._closing.discard)
         return True
 
     async def close(self) -> None:
         browser, self._browser = self._browser, None
+        for held in self._contexts.values():
+            await close_quietly(held.context)
+        self._contexts.clear()
         if browser is not None:
             await close_quietly(browser)
         for task in list(self._closing):
