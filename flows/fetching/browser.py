@@ -27,14 +27,20 @@ from urllib.parse import urlsplit
 from extractors.soft import classify_response
 from extractors.values import Outcome, Render
 from flows.fetching.attempts import Answer, FetchFailed, FetchRequest
-from flows.fetching.engines import Endpoint, Engine, close_quietly, endpoint_for, endpoints
+from flows.fetching.engines import (
+    Endpoint,
+    Engine,
+    close_quietly,
+    endpoint_for,
+    endpoints,
+)
 from flows.fetching.guard import AddressGuard
 from flows.fetching.redirects import WEB_SCHEMES, Redirects
 from flows.runtime import progress
 from warehouse.pause import pause_point
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Route
+    from playwright.async_api import Browser, BrowserContext, Page, Route
 
     from flows.catalog import FetchSettings
 
@@ -166,6 +172,38 @@ class BrowserRenderer:
         self.limits = limits
         self.guard = guard
         self._where = list(self.engines)
+        self._loading: dict[Page, tuple[str, _Document]] = {}  # each page's current load
+
+    async def _let_go(self, page: Page) -> None:
+        for engine in self.engines.values():
+            if engine.forget(page):
+                await close_quietly(page)
+
+    async def _new_page(self, context: BrowserContext) -> Page:
+        """A page whose every request goes through the guard, for the load it is on."""
+        page = await context.new_page()
+
+        async def route(route: Route) -> None:
+            from playwright.async_api import Error
+
+            loading = self._loading.get(page)
+            try:
+                if loading is None:  # the tab between pages still asks: it is not kept
+                    await route.abort("blockedbyclient")
+                    await self._let_go(page)
+                else:
+                    await self._route(route, *loading)
+            except Error:
+                pass  # the page closed under a request still in flight
+
+        def crashed(_: Page) -> None:
+            loading = self._loading.get(page)
+            if loading is not None:
+                loading[1].crashed = True
+
+        await page.route("**/*", route)
+        page.on("crash", crashed)
+        return page
 
     def engine(self, url: str) -> Engine:
         return self.engines[endpoint_for(url, self._where)]
@@ -182,21 +220,15 @@ class BrowserRenderer:
         browser = await engine.browser()
         document = _Document()
         host = urlsplit(request.url).netloc.lower()
+        page: Page | None = None
+        healthy = False
         try:
-            context = await engine.context(browser, host, self.limits.user_agent)
-            page = await context.new_page()
-        except Error as e:
-            raise self._broken(engine, browser, document, e) from None
-        try:
-
-            async def route(route: Route) -> None:
-                try:
-                    await self._route(route, request.url, document)
-                except Error:
-                    pass  # the page closed under a request still in flight
-
-            await page.route("**/*", route)
-            page.on("crash", lambda _: setattr(document, "crashed", True))
+            try:
+                context = await engine.context(browser, host, self.limits.user_agent)
+                page = engine.idle_page(host, browser) or await self._new_page(context)
+            except Error as e:
+                raise self._broken(engine, browser, document, e) from None
+            self._loading[page] = (request.url, document)
             timeout_ms = self.limits.timeout_s * 1000
             try:
                 if request.wait_for:
@@ -214,9 +246,13 @@ class BrowserRenderer:
                 ) from None
             except Error as e:
                 raise self._broken(engine, browser, document, e) from None
+            healthy = not document.crashed
         finally:
-            await close_quietly(page)
-            engine.release(host)
+            if page is not None:
+                self._loading.pop(page, None)
+                if not healthy:
+                    await close_quietly(page)
+            engine.release(host, page if healthy else None)
         if document.failure is not None:
             raise document.failure
         return self._result(request, document, html)
@@ -304,18 +340,36 @@ class BrowserRenderer:
                     await route.abort("failed")
                     return
                 continue
-            body = await response.body()
-            if len(body) > self.limits.max_bytes:
+            try:
+                size = _declared_size(response.headers)
+                if size is None:  # no length, or an encoded one: what it decodes to
+                    size = len(await response.body())
+                if size > self.limits.max_bytes:
+                    if main:
+                        document.failure = FetchFailed(
+                            Outcome.TOO_LARGE, f"body larger than {self.limits.max_bytes} bytes"
+                        )
+                    await route.abort("failed")
+                    return
                 if main:
-                    document.failure = FetchFailed(
-                        Outcome.TOO_LARGE, f"body larger than {self.limits.max_bytes} bytes"
-                    )
-                await route.abort("failed")
-                return
-            if main:
-                document.status, document.final_url = response.status, url
-            await route.fulfill(response=response, body=body)
+                    document.status, document.final_url = response.status, url
+                # The body goes from Playwright's fetch to the page without passing through
+                # this process.
+                await route.fulfill(response=response)
+            finally:
+                await response.dispose()
             return
+
+
+def _declared_size(headers: Mapping[str, str]) -> int | None:
+    """The body's length as its headers give it, when it is the length of what the page
+    gets (no content encoding); None otherwise."""
+    if headers.get("content-encoding", "identity").strip().lower() != "identity":
+        return None
+    try:
+        return int(headers["content-length"])
+    except (KeyError, ValueError):
+        return None
 
 
 def _classify(message: str) -> Outcome:

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import zlib
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -23,7 +23,7 @@ from extractors.values import Outcome
 from flows.fetching.attempts import FetchFailed
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Playwright
+    from playwright.async_api import Browser, BrowserContext, Page, Playwright
 
     from flows.catalog import FetchSettings
 
@@ -47,6 +47,7 @@ class _Held:
     browser: Browser
     context: BrowserContext
     users: int = 0
+    idle: list[Page] = field(default_factory=list)  # pages free to render the next
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,7 @@ class Engine:
         self._closing: set[asyncio.Task[None]] = set()
         self._contexts: OrderedDict[str, _Held] = OrderedDict()  # by host, oldest first
         self._keep = 2 * limits.browser_concurrency + 2  # contexts kept open
+        self.slots_total = limits.browser_concurrency
 
     async def open(self) -> None:
         """Launch or connect; on failure, `unavailable` says why (nothing raised)."""
@@ -143,10 +145,29 @@ class Engine:
             await close_quietly(self._contexts.pop(name).context)
         return held.context
 
-    def release(self, host: str) -> None:
+    def idle_page(self, host: str, browser: Browser) -> Page | None:
+        """A page of the host's context that rendered before and is free, if there is one
+        (a page navigated on in the same tab costs the browser less than a new one)."""
+        held = self._contexts.get(host)
+        if held is None or held.browser is not browser or not held.idle:
+            return None
+        return held.idle.pop()
+
+    def forget(self, page: Page) -> bool:
+        """No longer keep an idle page (whether it was kept)."""
+        for held in self._contexts.values():
+            if page in held.idle:
+                held.idle.remove(page)
+                return True
+        return False
+
+    def release(self, host: str, page: Page | None = None) -> None:
+        """The host's page is done; `page`, when given, is kept for its next page."""
         held = self._contexts.get(host)
         if held is not None:
             held.users -= 1
+            if page is not None and len(held.idle) < self.slots_total:
+                held.idle.append(page)
 
     def lost(self, browser: Browser, error: BaseException) -> bool:
         """Whether a page's failure was the browser's (it crashed, or the link to it is
