@@ -286,10 +286,10 @@ def test_a_hosts_pages_share_a_context_and_no_other_host_does(site: WebServer) -
     in the same browser after it, does not."""
     other = WebServer().start()
     try:
-        plain = "<html><main><p>Page with 12 seats.</p></main></html>"
-        site.routes["/first"] = Page(plain, headers={"Set-Cookie": "seen=1; Path=/"})
-        site.routes["/second"] = Page(plain)
-        other.routes["/third"] = Page(plain)
+        plain = "<html><main><p>Page with {} seats.</p></main></html>"
+        site.routes["/first"] = Page(plain.format(1), headers={"Set-Cookie": "seen=1; Path=/"})
+        site.routes["/second"] = Page(plain.format(2))
+        other.routes["/third"] = Page(plain.format(3))
         urls = [site.url("/first"), site.url("/second"), other.url("/third")]
         out = fetch_batch(
             [FetchRequest(u, render=Render.BROWSER) for u in urls],
@@ -297,6 +297,8 @@ def test_a_hosts_pages_share_a_context_and_no_other_host_does(site: WebServer) -
             now,
         )
         assert all(out[u][-1].outcome is Outcome.OK for u in urls)
+        # a tab that rendered one page and then the next gives each its own text
+        assert [f"with {n} seats" in out[u][-1].text for n, u in enumerate(urls, 1)] == [True] * 3
         sent = {
             path: {k.lower(): v for k, v in h.items()}.get("cookie")
             for path, h in site.requests + other.requests

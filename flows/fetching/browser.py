@@ -16,6 +16,7 @@ around each load).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -40,7 +41,7 @@ from flows.runtime import progress
 from warehouse.pause import pause_point
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Page, Route
+    from playwright.async_api import APIResponse, Browser, BrowserContext, Page, Route
 
     from flows.catalog import FetchSettings
 
@@ -173,6 +174,18 @@ class BrowserRenderer:
         self.guard = guard
         self._where = list(self.engines)
         self._loading: dict[Page, tuple[str, _Document]] = {}  # each page's current load
+        self._disposing: set[asyncio.Task[None]] = set()
+
+    def _dispose(self, response: APIResponse) -> None:
+        """Free the fetched body in Playwright, off the page's path."""
+
+        async def dispose() -> None:
+            with contextlib.suppress(Exception):
+                await response.dispose()
+
+        task = asyncio.create_task(dispose())
+        self._disposing.add(task)
+        task.add_done_callback(self._disposing.discard)
 
     async def _let_go(self, page: Page) -> None:
         for engine in self.engines.values():
@@ -357,7 +370,7 @@ class BrowserRenderer:
                 # this process.
                 await route.fulfill(response=response)
             finally:
-                await response.dispose()
+                self._dispose(response)
             return
 
 
