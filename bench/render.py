@@ -102,7 +102,6 @@ class LocalOnly(AddressGuard):
         return urlsplit(target).netloc == self.netloc
 
 
-EXTRA = [a for a in os.environ.get("BENCH_ARGS", "").split() if a]
 BUNDLE = (
     "".join(
         f"function part{n}(xs) {{ return xs.map((x, i) => x * {n} + i).filter(x => x % 7); }}\n"
@@ -219,7 +218,7 @@ def bare_playwright(urls: list[str], concurrency: int) -> Run:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(
                 executable_path=find_browser(None),
-                args=["--disable-gpu", "--disable-dev-shm-usage", *EXTRA],
+                args=["--disable-gpu", "--disable-dev-shm-usage"],
             )
             contexts: dict[str, object] = {}
             slots = asyncio.Semaphore(concurrency)
@@ -285,7 +284,8 @@ def main() -> None:
     )
     bare = bare_playwright(heavy_urls, c)
     print(
-        f"bare Playwright: the same {bare.pages} at {c} at once: {bare.ok} ok, {bare.filled} filled, "
+        f"bare Playwright: the same {bare.pages} at {c} at once: {bare.ok} ok, "
+        f"{bare.filled} filled, "
         f"{bare.seconds:.1f} s, {bare.per_s:.2f} pages/s; heavy / bare "
         f"{heavy.per_s / bare.per_s:.2f}"
     )
