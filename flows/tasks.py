@@ -55,7 +55,7 @@ def render_pages(
     try:
         return _timed_fetch(requests.value, limits, unavailable)
     except Exception as e:  # the browser's machinery, not a page: every page is told why
-        reason = f"the browser failed: {str(e).strip().splitlines()[0] if str(e) else e!r}"
+        reason = f"the browser failed: {(str(e).strip().splitlines() or [repr(e)])[0]}"
         progress(reason)
         failed = Answer.failure(FetchFailed(Outcome.BROWSER_UNAVAILABLE, reason[:500]))
         at, elapsed = clock.now(), int((time.monotonic() - started) * 1000)

@@ -306,3 +306,48 @@ def test_a_hosts_pages_share_a_context_and_no_other_host_does(site: WebServer) -
         assert sent["/second"] == "seen=1" and sent["/third"] is None, sent
     finally:
         other.stop()
+
+
+def test_pop_ups_and_web_sockets_go_through_the_guard(site: WebServer) -> None:
+    """A public page opens a pop-up and a WebSocket to another server on this machine:
+    that server never sees either (its hits count every request, upgrades included)."""
+    private = WebServer().start()
+    try:
+        private.routes["/popup"] = Page("<html><main><p>private</p></main></html>")
+        private.routes["/ws"] = Page("no", status=400)
+        ws = private.base.replace("http://", "ws://") + "/ws"
+        site.routes["/opener"] = Page(
+            "<html><body><main><p>Public page with 300 seats.</p></main><script>"
+            f"window.open('{private.url('/popup')}');"
+            f"try {{ new WebSocket('{ws}'); }} catch (e) {{}}"
+            "</script></body></html>"
+        )
+        public = AddressGuard(public_origins={site.base.removeprefix("http://")})
+        (a,) = render([site.url("/opener")], limits(), guard=public)[site.url("/opener")]
+        time.sleep(0.5)  # whatever the pop-up or the socket would have sent has arrived
+        assert a.outcome is Outcome.OK and "300 seats" in a.text
+        assert private.hits["/popup"] == 0 and private.hits["/ws"] == 0, private.hits
+    finally:
+        private.stop()
+
+
+def test_a_reused_tab_renders_another_fragment_of_the_same_page(site: WebServer) -> None:
+    """Hash-routed apps: /spa#pricing then /spa#docs, one tab at a time; each gets its
+    own text (the tab is not left on the document a #fragment would not reload)."""
+    site.routes["/spa"] = Page(
+        "<html><body><div id='root'>Loading…</div><script>"
+        "fetch('/api/' + location.hash.slice(1)).then(r => r.json()).then(j => {"
+        "document.getElementById('root').innerHTML = '<main><p>' + j.text + '</p></main>'; });"
+        "</script></body></html>"
+    )
+    for part, n in (("pricing", 40), ("docs", 12)):
+        site.routes[f"/api/{part}"] = Page(
+            f'{{"text": "The {part} page lists {n} plans for teams."}}',
+            content_type="application/json",
+        )
+    urls = [site.url("/spa#pricing"), site.url("/spa#docs")]
+    out = fetch_batch(
+        [FetchRequest(u, render=Render.BROWSER) for u in urls], limits(concurrency=1), now
+    )
+    assert "lists 40 plans" in out[urls[0]][-1].text
+    assert "lists 12 plans" in out[urls[1]][-1].text

@@ -19,7 +19,8 @@ import asyncio
 import contextlib
 import os
 import shutil
-from collections.abc import AsyncIterator, Mapping, Sequence
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -41,7 +42,14 @@ from flows.runtime import progress
 from warehouse.pause import pause_point
 
 if TYPE_CHECKING:
-    from playwright.async_api import APIResponse, Browser, BrowserContext, Page, Route
+    from playwright.async_api import (
+        APIResponse,
+        Browser,
+        BrowserContext,
+        Page,
+        Route,
+        WebSocketRoute,
+    )
 
     from flows.catalog import FetchSettings
 
@@ -156,6 +164,10 @@ def check_engines(limits: FetchSettings, requests: Sequence[FetchRequest]) -> di
         down = asyncio.run(probe_endpoints(limits, urls))
     except ImportError:
         return {}  # the render task says how to install Playwright
+    except Exception as e:  # Playwright's own driver did not start: no endpoint is reached
+        why = f"could not be reached: Playwright failed ({_describe(e)})"
+        needed = {endpoint_for(u, endpoints(limits)).url for u in urls}
+        down = {url: f"{url} {why}" for url in sorted(u for u in needed if u)}
     where = endpoints(limits)
     for url, why in down.items():
         pages = sum(1 for u in urls if endpoint_for(u, where).url == url)
@@ -174,6 +186,7 @@ class BrowserRenderer:
         self.guard = guard
         self._where = list(self.engines)
         self._loading: dict[Page, tuple[str, _Document]] = {}  # each page's current load
+        self._tabs: weakref.WeakSet[Page] = weakref.WeakSet()  # the pages opened here
         self._disposing: set[asyncio.Task[None]] = set()
 
     def _dispose(self, response: APIResponse) -> None:
@@ -183,40 +196,72 @@ class BrowserRenderer:
             with contextlib.suppress(Exception):
                 await response.dispose()
 
-        task = asyncio.create_task(dispose())
-        self._disposing.add(task)
-        task.add_done_callback(self._disposing.discard)
+        self._closing(dispose())
 
     async def _let_go(self, page: Page) -> None:
-        for engine in self.engines.values():
-            if engine.forget(page):
-                await close_quietly(page)
+        """Close a tab that is not rendering a page: one of ours that still asks for
+        something while it waits, or one the page opened itself (a pop-up)."""
+        kept = any(engine.forget(page) for engine in self.engines.values())
+        if kept or page not in self._tabs:
+            await close_quietly(page)
 
-    async def _new_page(self, context: BrowserContext) -> Page:
-        """A page whose every request goes through the guard, for the load it is on."""
-        page = await context.new_page()
+    def _guarded(self, origin: str) -> Callable[[BrowserContext], Awaitable[None]]:
+        """Sets up a host's new context: every request of every page in it (pop-ups too)
+        goes through the guard for the load it belongs to; a public page's WebSockets open
+        to its own host only."""
 
         async def route(route: Route) -> None:
             from playwright.async_api import Error
 
-            loading = self._loading.get(page)
             try:
-                if loading is None:  # the tab between pages still asks: it is not kept
+                page = route.request.frame.page
+            except Error:
+                page = None  # (a worker's request: no page to answer for it)
+            loading = self._loading.get(page) if page is not None else None
+            try:
+                if loading is None:
                     await route.abort("blockedbyclient")
-                    await self._let_go(page)
+                    if page is not None:
+                        await self._let_go(page)
                 else:
                     await self._route(route, *loading)
             except Error:
                 pass  # the page closed under a request still in flight
 
+        host = urlsplit(origin).netloc.lower()
+
+        def elsewhere(url: str) -> bool:
+            """A WebSocket that may not open: to another host, from a public page."""
+            return urlsplit(url).netloc.lower() != host and not self.guard.local_origin(origin)
+
+        async def refuse(ws: WebSocketRoute) -> None:
+            await ws.close(code=1008, reason="refused by the address guard")
+
+        async def setup(context: BrowserContext) -> None:
+            await context.route("**/*", route)
+            await context.route_web_socket(elsewhere, refuse)
+
+        return setup
+
+    async def _new_page(self, context: BrowserContext) -> Page:
+        """A tab of ours: a crash while it waits between pages closes it."""
+        page = await context.new_page()
+        self._tabs.add(page)
+
         def crashed(_: Page) -> None:
             loading = self._loading.get(page)
             if loading is not None:
                 loading[1].crashed = True
+            else:
+                self._closing(self._let_go(page))
 
-        await page.route("**/*", route)
         page.on("crash", crashed)
         return page
+
+    def _closing(self, work: Coroutine[object, object, None]) -> None:
+        task = asyncio.create_task(work)
+        self._disposing.add(task)
+        task.add_done_callback(self._disposing.discard)
 
     def engine(self, url: str) -> Engine:
         return self.engines[endpoint_for(url, self._where)]
@@ -234,13 +279,16 @@ class BrowserRenderer:
         document = _Document()
         host = urlsplit(request.url).netloc.lower()
         page: Page | None = None
+        held = None
         healthy = False
         try:
             try:
-                context = await engine.context(browser, host, self.limits.user_agent)
-                page = engine.idle_page(host, browser) or await self._new_page(context)
+                held = await engine.context(
+                    browser, host, self.limits.user_agent, self._guarded(request.url)
+                )
+                page = engine.idle_page(held, request.url) or await self._new_page(held.context)
             except Error as e:
-                raise self._broken(engine, browser, document, e) from None
+                raise await self._broken(engine, browser, document, e) from None
             self._loading[page] = (request.url, document)
             timeout_ms = self.limits.timeout_s * 1000
             try:
@@ -258,19 +306,20 @@ class BrowserRenderer:
                     Outcome.TIMEOUT, f"{what} within {self.limits.timeout_s:g}s (browser)"
                 ) from None
             except Error as e:
-                raise self._broken(engine, browser, document, e) from None
+                raise await self._broken(engine, browser, document, e) from None
             healthy = not document.crashed
         finally:
             if page is not None:
                 self._loading.pop(page, None)
                 if not healthy:
                     await close_quietly(page)
-            engine.release(host, page if healthy else None)
+            if held is not None:
+                engine.release(held, page if healthy else None)
         if document.failure is not None:
             raise document.failure
         return self._result(request, document, html)
 
-    def _broken(
+    async def _broken(
         self, engine: Engine, browser: Browser, document: _Document, error: Exception
     ) -> FetchFailed:
         """What a Playwright error during a render comes to: the page's own failure when
@@ -278,7 +327,7 @@ class BrowserRenderer:
         connection was lost (the pages after this one get it opened again)."""
         if document.failure is not None:
             return document.failure
-        if engine.lost(browser, error):
+        if await engine.lost(browser, error):
             where = "the connection to " if engine.endpoint.remote else ""
             return FetchFailed(
                 Outcome.BROWSER_UNAVAILABLE,
@@ -345,6 +394,7 @@ class BrowserRenderer:
                 return
             location = response.headers.get("location")
             if 300 <= response.status < 400 and location:
+                self._dispose(response)
                 try:
                     url = await redirects.follow(url, location)
                 except FetchFailed as e:

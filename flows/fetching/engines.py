@@ -15,9 +15,10 @@ import asyncio
 import contextlib
 import zlib
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from extractors.values import Outcome
 from flows.fetching.attempts import FetchFailed
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from flows.catalog import FetchSettings
 
 CONNECT_TIMEOUT_S = 15.0  # to launch a browser or reach an endpoint
+DISCONNECT_WAIT_S = 1.0  # for Playwright to learn that a browser is gone
 CLOSE_TIMEOUT_S = 5.0  # to close a context or a browser; past it, it is let go
 REOPENS = 1  # a lost browser is opened again this many times in one refresh
 # What Playwright says when the browser under a page is gone (before `is_connected` knows).
@@ -107,7 +109,8 @@ class Engine:
         self._closing: set[asyncio.Task[None]] = set()
         self._contexts: OrderedDict[str, _Held] = OrderedDict()  # by host, oldest first
         self._keep = 2 * limits.browser_concurrency + 2  # contexts kept open
-        self.slots_total = limits.browser_concurrency
+        self._idle = limits.browser_concurrency  # tabs kept per context
+        self._opening: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         """Launch or connect; on failure, `unavailable` says why (nothing raised)."""
@@ -116,85 +119,127 @@ class Engine:
 
     async def browser(self) -> Browser:
         """The live browser; opened again (once) when it was lost. FetchFailed
-        (`browser_unavailable`) when there is none to be had."""
+        (`browser_unavailable`) when there is none to be had. The opening is the engine's
+        own task: a page whose time runs out while it waits does not cut it short."""
         async with self._lock:
             if self._browser is not None and self._browser.is_connected():
                 return self._browser
-            if self.unavailable is None:
+            if self.unavailable is None and self._opening is None:
                 if self._opened > REOPENS:
                     self.unavailable = f"{self.endpoint} was lost again; not reopened"
                 else:
-                    await self._open()
-            if self._browser is None:
-                raise FetchFailed(Outcome.BROWSER_UNAVAILABLE, self.unavailable or "no browser")
-            return self._browser
+                    self._opening = asyncio.create_task(self._open())
+            opening = self._opening
+        if opening is not None:
+            await asyncio.shield(opening)
+            self._opening = None if self._opening is opening else self._opening
+        if self._browser is None:
+            raise FetchFailed(Outcome.BROWSER_UNAVAILABLE, self.unavailable or "no browser")
+        return self._browser
 
-    async def context(self, browser: Browser, host: str, user_agent: str) -> BrowserContext:
-        """The host's context in this browser: its pages share cookies and storage with
-        each other, never with another host's. Contexts no page uses are closed, the least
-        recently used first, past a few more than the pages rendered at once."""
+    async def context(
+        self,
+        browser: Browser,
+        host: str,
+        user_agent: str,
+        setup: Callable[[BrowserContext], Awaitable[None]],
+    ) -> _Held:
+        """The host's context in this browser, held for one page until `release`: a
+        host's pages share cookies and storage with each other, never with another
+        host's. Contexts no page holds are closed, the least recently used first, past a
+        few more than the pages rendered at once."""
         async with self._making:
             held = self._contexts.get(host)
             if held is None or held.browser is not browser:
                 context = await browser.new_context(user_agent=user_agent, service_workers="block")
+                await setup(context)  # before any page of it is opened
                 held = self._contexts[host] = _Held(browser, context)
             held.users += 1
             self._contexts.move_to_end(host)
-        idle = [h for h, c in self._contexts.items() if c.users == 0]
-        for name in idle[: max(0, len(self._contexts) - self._keep)]:
-            await close_quietly(self._contexts.pop(name).context)
-        return held.context
+            while len(self._contexts) > self._keep:
+                idle = next((h for h, c in self._contexts.items() if c.users == 0), None)
+                if idle is None:
+                    break
+                gone = self._contexts.pop(idle)
+                await close_quietly(gone.context)
+        return held
 
-    def idle_page(self, host: str, browser: Browser) -> Page | None:
-        """A page of the host's context that rendered before and is free, if there is one
-        (a page navigated on in the same tab costs the browser less than a new one)."""
-        held = self._contexts.get(host)
-        if held is None or held.browser is not browser or not held.idle:
-            return None
-        return held.idle.pop()
+    def idle_page(self, held: _Held, url: str) -> Page | None:
+        """A tab of the host's context that rendered before and is free, if there is one
+        (a tab navigated on costs the browser less than a new one); not one showing the
+        same document, which a link to another of its #fragments would not reload."""
+        while held.idle:
+            page = held.idle.pop()
+            if urldefrag(page.url)[0] != urldefrag(url)[0]:
+                return page
+            self._later(close_quietly(page))
+        return None
 
     def forget(self, page: Page) -> bool:
-        """No longer keep an idle page (whether it was kept)."""
+        """No longer keep an idle tab (whether it was kept)."""
         for held in self._contexts.values():
             if page in held.idle:
                 held.idle.remove(page)
                 return True
         return False
 
-    def release(self, host: str, page: Page | None = None) -> None:
-        """The host's page is done; `page`, when given, is kept for its next page."""
-        held = self._contexts.get(host)
-        if held is not None:
-            held.users -= 1
-            if page is not None and len(held.idle) < self.slots_total:
-                held.idle.append(page)
+    def release(self, held: _Held, page: Page | None = None) -> None:
+        """The page is done with its context; `page`, when given, is kept for the
+        host's next page."""
+        held.users -= 1
+        if page is None:
+            return
+        current = any(c is held for c in self._contexts.values())
+        if current and len(held.idle) < self._idle:
+            held.idle.append(page)
+        else:
+            self._later(close_quietly(page))
 
-    def lost(self, browser: Browser, error: BaseException) -> bool:
+    async def lost(self, browser: Browser, error: BaseException) -> bool:
         """Whether a page's failure was the browser's (it crashed, or the link to it is
-        gone); if so, the next page opens it again."""
-        if browser.is_connected() and not any(m in str(error) for m in GONE):
-            return False
+        gone); if so, the next page opens it again. Playwright says the same words when a
+        page alone was closed: then the browser is still connected once its events are in."""
+        if browser.is_connected():
+            if not any(m in str(error) for m in GONE):
+                return False
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(DISCONNECT_WAIT_S):
+                    while browser.is_connected():
+                        await asyncio.sleep(0.05)
+            if browser.is_connected():
+                return False
         if self._browser is browser:
             self._browser = None
             self._contexts.clear()
-            self._closing.add(task := asyncio.create_task(close_quietly(browser)))
-            task.add_done_callback(self._closing.discard)
+            self._later(close_quietly(browser))
         return True
 
     async def close(self) -> None:
+        if self._opening is not None:
+            await asyncio.shield(self._opening)
+        await self._drop()
+        for task in list(self._closing):
+            await task
+
+    async def _drop(self) -> None:
+        """Let the browser go, and every context in it."""
         browser, self._browser = self._browser, None
         for held in self._contexts.values():
             await close_quietly(held.context)
         self._contexts.clear()
         if browser is not None:
             await close_quietly(browser)
-        for task in list(self._closing):
-            await task
+
+    def _later(self, closing: Coroutine[object, object, None]) -> None:
+        """Close something off the page's path (awaited when the engine closes)."""
+        task = asyncio.create_task(closing)
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def _open(self) -> None:
         from playwright.async_api import Error
 
-        await self.close()
+        await self._drop()
         self._opened += 1
         try:
             async with asyncio.timeout(CONNECT_TIMEOUT_S):

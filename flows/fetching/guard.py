@@ -65,6 +65,14 @@ class AddressGuard:
         self.public_origins = frozenset(public_origins)
         self._addresses: dict[str, list[str]] = {}
 
+    def local_origin(self, origin: str) -> bool:
+        """Whether a page from `origin` is one the user wrote on this machine or a private
+        network (so that it may reach them), from what is known of its address."""
+        o = urlsplit(origin)
+        if o.netloc.lower() in self.public_origins:
+            return False
+        return is_private(o.hostname, lambda host: self._addresses.get(host, []))
+
     async def allows(self, origin: str, target: str) -> bool:
         """May a page loaded from `origin` make a request to `target`?"""
         o, t = urlsplit(origin), urlsplit(target)
