@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import playwright
+from support import processes
 
 from flows.fetching import find_browser
 
@@ -153,15 +154,4 @@ def marked_browsers(marker: str) -> list[int]:
     """Chromium processes whose environment holds `marker`: those this process, or a
     process it started, launched."""
     needle = marker.encode()
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmd = (entry / "cmdline").read_bytes()
-            env = (entry / "environ").read_bytes()
-        except OSError:
-            continue
-        if needle in env and (b"chrom" in cmd.split(b"\0")[0].lower()):
-            found.append(int(entry.name))
-    return found
+    return processes(lambda cmd, env: needle in env and b"chrom" in cmd.split(b"\0")[0].lower())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -129,3 +130,19 @@ def wait_for_line(proc, needle: str, timeout: float = 120) -> bool:
             if needle in buffer:
                 return True
     return False
+
+
+def processes(match: Callable[[bytes, bytes], bool]) -> list[int]:
+    """Live processes whose (command line, environment) match."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if match(cmd, environ):
+            found.append(int(entry.name))
+    return found

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import require_browser, wait_paused
+from support import processes, require_browser, wait_paused
 
 from warehouse.db import connect
 
 from .conftest import start_refresh
-from .test_kill import browser_leftovers, processes
+from .test_kill import browser_leftovers
 
 PAGES = 4
 SHELL = """<html><head><title>Programme {n}</title></head><body><div id="root"></div>

@@ -6,34 +6,17 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import require_browser, wait_for_line
+from support import processes, require_browser, wait_for_line
 
 from warehouse.db import connect
 
 from .conftest import start_refresh, write_catalog
 
 SOURCES = 60
-
-
-def processes(match: Callable[[bytes, bytes], bool]) -> list[int]:
-    """Live processes whose (command line, environment) match."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmd = (entry / "cmdline").read_bytes()
-            environ = (entry / "environ").read_bytes()
-        except OSError:
-            continue
-        if match(cmd, environ):
-            found.append(int(entry.name))
-    return found
 
 
 def orphans(pid: int) -> list[int]:
