@@ -20,7 +20,7 @@ import contextlib
 import os
 import shutil
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -30,6 +30,7 @@ from extractors.soft import classify_response
 from extractors.values import Outcome, Render
 from flows.fetching.attempts import Answer, FetchFailed, FetchRequest
 from flows.fetching.engines import (
+    Background,
     Endpoint,
     Engine,
     close_quietly,
@@ -127,7 +128,9 @@ async def open_renderer(
                     progress(INSTALL_HINT.format(why=local.unavailable))
                     yield None
                     return
-            yield BrowserRenderer(engines, limits, guard or AddressGuard())
+            renderer = BrowserRenderer(engines, limits, guard or AddressGuard())
+            yield renderer
+            await renderer.later.drain()
         finally:
             for engine in engines.values():
                 await engine.close()
@@ -160,15 +163,15 @@ def check_engines(limits: FetchSettings, requests: Sequence[FetchRequest]) -> di
     urls = [r.url for r in requests if r.render is Render.BROWSER]
     if not urls or not limits.browser_endpoint:
         return {}
+    where = endpoints(limits)
     try:
         down = asyncio.run(probe_endpoints(limits, urls))
     except ImportError:
         return {}  # the render task says how to install Playwright
     except Exception as e:  # Playwright's own driver did not start: no endpoint is reached
         why = f"could not be reached: Playwright failed ({_describe(e)})"
-        needed = {endpoint_for(u, endpoints(limits)).url for u in urls}
+        needed = {endpoint_for(u, where).url for u in urls}
         down = {url: f"{url} {why}" for url in sorted(u for u in needed if u)}
-    where = endpoints(limits)
     for url, why in down.items():
         pages = sum(1 for u in urls if endpoint_for(u, where).url == url)
         progress(f"browser endpoint {why}: its {pages} page(s) get browser_unavailable")
@@ -187,7 +190,7 @@ class BrowserRenderer:
         self._where = list(self.engines)
         self._loading: dict[Page, tuple[str, _Document]] = {}  # each page's current load
         self._tabs: weakref.WeakSet[Page] = weakref.WeakSet()  # the pages opened here
-        self._disposing: set[asyncio.Task[None]] = set()
+        self.later = Background()  # bodies freed, tabs let go, off the pages' path
 
     def _dispose(self, response: APIResponse) -> None:
         """Free the fetched body in Playwright, off the page's path."""
@@ -196,7 +199,7 @@ class BrowserRenderer:
             with contextlib.suppress(Exception):
                 await response.dispose()
 
-        self._closing(dispose())
+        self.later.spawn(dispose())
 
     async def _let_go(self, page: Page) -> None:
         """Close a tab that is not rendering a page: one of ours that still asks for
@@ -253,15 +256,10 @@ class BrowserRenderer:
             if loading is not None:
                 loading[1].crashed = True
             else:
-                self._closing(self._let_go(page))
+                self.later.spawn(self._let_go(page))
 
         page.on("crash", crashed)
         return page
-
-    def _closing(self, work: Coroutine[object, object, None]) -> None:
-        task = asyncio.create_task(work)
-        self._disposing.add(task)
-        task.add_done_callback(self._disposing.discard)
 
     def engine(self, url: str) -> Engine:
         return self.engines[endpoint_for(url, self._where)]

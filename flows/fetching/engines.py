@@ -106,7 +106,7 @@ class Engine:
         self._opened = 0
         self._lock = asyncio.Lock()
         self._making = asyncio.Lock()
-        self._closing: set[asyncio.Task[None]] = set()
+        self.later = Background()  # what is closed off the pages' path
         self._contexts: OrderedDict[str, _Held] = OrderedDict()  # by host, oldest first
         self._keep = 2 * limits.browser_concurrency + 2  # contexts kept open
         self._idle = limits.browser_concurrency  # tabs kept per context
@@ -172,7 +172,7 @@ class Engine:
             page = held.idle.pop()
             if urldefrag(page.url)[0] != urldefrag(url)[0]:
                 return page
-            self._later(close_quietly(page))
+            self.later.spawn(close_quietly(page))
         return None
 
     def forget(self, page: Page) -> bool:
@@ -193,7 +193,7 @@ class Engine:
         if current and len(held.idle) < self._idle:
             held.idle.append(page)
         else:
-            self._later(close_quietly(page))
+            self.later.spawn(close_quietly(page))
 
     async def lost(self, browser: Browser, error: BaseException) -> bool:
         """Whether a page's failure was the browser's (it crashed, or the link to it is
@@ -211,15 +211,14 @@ class Engine:
         if self._browser is browser:
             self._browser = None
             self._contexts.clear()
-            self._later(close_quietly(browser))
+            self.later.spawn(close_quietly(browser))
         return True
 
     async def close(self) -> None:
         if self._opening is not None:
             await asyncio.shield(self._opening)
         await self._drop()
-        for task in list(self._closing):
-            await task
+        await self.later.drain()
 
     async def _drop(self) -> None:
         """Let the browser go, and every context in it."""
@@ -229,12 +228,6 @@ class Engine:
         self._contexts.clear()
         if browser is not None:
             await close_quietly(browser)
-
-    def _later(self, closing: Coroutine[object, object, None]) -> None:
-        """Close something off the page's path (awaited when the engine closes)."""
-        task = asyncio.create_task(closing)
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
 
     async def _open(self) -> None:
         from playwright.async_api import Error
@@ -257,6 +250,23 @@ class Engine:
         if self.endpoint.cdp:
             return await chromium.connect_over_cdp(self.endpoint.address, timeout=timeout_ms)
         return await chromium.connect(self.endpoint.address, timeout=timeout_ms)
+
+
+class Background:
+    """Work done off a page's path (closing a tab, freeing a body), awaited before the
+    browser under it goes."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def spawn(self, work: Coroutine[object, object, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drain(self) -> None:
+        for task in list(self._tasks):
+            await task
 
 
 async def close_quietly(closable: object) -> None:
