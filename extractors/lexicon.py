@@ -24,9 +24,51 @@ MONTHS = {
     )
     for name in names
 }
-CURRENCY_SYMBOLS = {"$": "USD", "us$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
-CURRENCY_CODES = ("USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "INR", "CNY", "SGD")
-CURRENCY_WORDS = {"dollars": "USD", "euros": "EUR", "euro": "EUR", "pounds": "GBP"}
+# Signs written before the amount, by their lowered spelling ("R$ 300", "Rs 18 lakh").
+CURRENCY_SYMBOLS = {
+    "$": "USD",
+    "us$": "USD",
+    "€": "EUR",
+    "£": "GBP",
+    "¥": "JPY",
+    "₹": "INR",
+    "rs": "INR",
+    "rs.": "INR",
+    "₨": "INR",
+    "r$": "BRL",
+    "a$": "AUD",
+    "au$": "AUD",
+    "c$": "CAD",
+    "ca$": "CAD",
+    "s$": "SGD",
+    "hk$": "HKD",
+    "nz$": "NZD",
+    "₩": "KRW",
+    "₽": "RUB",
+    "₺": "TRY",
+    "₱": "PHP",
+    "₦": "NGN",
+    "₪": "ILS",
+    "₫": "VND",
+}
+# ISO codes written as words; left out are those that are also common words once lowered
+# ("try", "rub", "php"): the sign spells those.
+CURRENCY_CODES = (
+    "USD", "EUR", "GBP", "CHF", "JPY", "CAD", "AUD", "INR", "CNY", "SGD", "HKD", "NZD",
+    "BRL", "KRW", "ZAR", "SEK", "NOK", "DKK", "MXN", "PLN", "AED", "SAR", "RMB",
+)  # fmt: skip
+CURRENCY_WORDS = {
+    "dollars": "USD",
+    "us dollars": "USD",
+    "euros": "EUR",
+    "euro": "EUR",
+    "pounds": "GBP",
+    "rupees": "INR",
+    "yuan": "CNY",
+    "rmb": "CNY",
+    "yen": "JPY",
+    "francs": "CHF",
+}
 SCALES = {
     "k": 1e3,
     "thousand": 1e3,
@@ -36,6 +78,14 @@ SCALES = {
     "b": 1e9,
     "bn": 1e9,
     "billion": 1e9,
+    "tn": 1e12,
+    "trillion": 1e12,
+    "lakh": 1e5,
+    "lakhs": 1e5,
+    "lac": 1e5,
+    "crore": 1e7,
+    "crores": 1e7,
+    "cr": 1e7,
 }
 DURATION_UNITS = {
     "second": "second",
@@ -69,7 +119,8 @@ MEASURE_UNITS = (
     "meter metre cm centimeters centimetres mm millimeters millimetres inches inch feet foot "
     "ft yards yard kg kilograms kilogram grams gram lbs lb tons tonnes teraflops teraflop "
     "tflops petaflops fps hz khz mhz ghz mah wh kwh mwh gwh kw mw gw watts watt volts "
-    "calories kcal acres acre hectares liters litres gallons degrees horsepower hp lb-ft "
+    "calories kcal acres acre hectares liters litres liter litre gallons degrees horsepower "
+    "hp lb-ft nm "
     "kbps mbps gbps megapixels"
 ).split()
 WORD_NUMBERS = {
@@ -133,4 +184,13 @@ NAME_WORDS = frozenset(
     kubernetes django rails react vue angular openssl tls usb bluetooth hdmi ddr
     series model gen""".split()
 )
-VERSION_WORDS = frozenset({"version"})  # a version whatever its case ("version 3.11")
+# A number after one of these, whatever its case, names a kind or a place in an order
+# ("version 3.11", "type 2 diabetes", "stage 4 cancer"), not a count.
+VERSION_WORDS = frozenset(
+    {"version", "type", "stage", "phase", "level", "category", "group"}
+)
+# Plurals without an s: the head of "60 staff", "28 people".
+PLURAL_NOUNS = frozenset(
+    """people children men women staff police personnel cattle feet teeth mice geese
+    data media crew alumni fish sheep deer aircraft offspring""".split()
+)

@@ -24,6 +24,7 @@ from extractors.lexicon import (
     NAME_WORDS,
     NOT_NOUNS,
     PAST_WORDS,
+    PLURAL_NOUNS,
     QUALIFIERS,
     SCALES,
     SIZE_UNITS,
@@ -31,10 +32,10 @@ from extractors.lexicon import (
     WORD_NUMBERS,
 )
 from extractors.sentences import split_sentences
-from extractors.subjects import subject_of
+from extractors.subjects import STOP_WORDS, subject_of
 from extractors.values import NumberKind, QuotedNumber
 
-_AREA = r"(?:square|sq\.?|cubic)\s"
+_AREA = r"(?:square|sq\.?|cubic|metric)\s"
 # The word right before a number (letters only: "A100 80GB" is a model and its memory).
 _WORD_BEFORE = re.compile(r"(?:^|[\s(\[\"'“])(?P<word>[A-Za-z][A-Za-z'’+]*)\s+$")
 # Glued to a word before it: "A100", "GPT-4", "v5e-4".
@@ -48,7 +49,7 @@ _EU_NUM = r"\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
 # A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
 _RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
 _START = r"(?<![\w.\-/])"  # not glued to a word: H100, v5e-4, GPT-4
-_SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion)\b"
+_SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion|trillion|tn|lakhs?|lac|crores?|cr)\b"
 _QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
 _PER = r"(?:\s*(?:/|per\s+|a\s+)(?P<per>[A-Za-z][A-Za-z-]{0,20}))?"
 _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
@@ -59,6 +60,8 @@ _MDY = rf"(?P<m2>{_MONTH})\s+(?P<d2>{_DAY})(?:,?\s+(?P<y2>{_YEAR}))?"
 _ISO = rf"(?P<iso>{_YEAR}-[01]\d-[0-3]\d)"
 _MONTH_YEAR = rf"(?P<my_m>{_MONTH})\s+(?P<my_y>{_YEAR})"  # "March 2027": the whole month
 
+# Signs before an amount: symbols, and letters glued to a dollar ("R$", "HK$") or "Rs".
+_SIGN = r"US\$|[$€£¥₹₨₩₽₺₱₦₪₫]|(?<![A-Za-z])(?:au|a|ca|c|s|hk|nz|r)\$|(?<![A-Za-z])rs\.?\s?"
 _FLAGS = re.I
 PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
@@ -76,9 +79,9 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.MONEY,
         re.compile(
-            rf"{_QUAL}(?P<cur>US\$|[$€£¥₹]|(?:{'|'.join(CURRENCY_CODES)})\s?)"
+            rf"{_QUAL}(?P<cur>{_SIGN}|(?<![A-Za-z])(?:{'|'.join(CURRENCY_CODES)})\s?)"
             rf"(?P<num>{_EU_NUM}|{_NUM})(?:\s?(?P<scale>{_SCALE}))?"
-            rf"(?:\s?(?:-|–|to)\s?(?:US\$|[$€£¥₹])?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
+            rf"(?:\s?(?:-|–|to)\s?(?:{_SIGN})?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
             rf"(?P<plus>\+)?{_PER}",
             _FLAGS,
         ),
@@ -87,14 +90,15 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         NumberKind.MONEY,
         re.compile(
             rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?P<scale>{_SCALE}))?\s?"
-            rf"(?P<cur>{'|'.join(CURRENCY_CODES)}|dollars|euros?|pounds)\b{_PER}",
+            rf"(?P<cur>{'|'.join(CURRENCY_CODES)}|(?:us )?dollars|euros?|pounds|rupees|yuan|yen|francs)"
+            rf"\b{_PER}",
             _FLAGS,
         ),
     ),
     (
         NumberKind.PERCENT,
         re.compile(
-            rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?"
+            rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?%?\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?"
             rf"\s?(?:%|percent\b|per cent\b)",
             _FLAGS,
         ),
@@ -120,6 +124,10 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
             rf"(?![\w/-]){_PER}",
             _FLAGS,
         ),
+    ),
+    (  # a multiple: "~9x", "1-2x" (not "4x4" or "1920x1080")
+        NumberKind.NUMBER,
+        re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})(?:-(?P<num2>{_NUM}))?(?P<unit>x)(?![\w.])"),
     ),
     (
         NumberKind.COUNT,
@@ -196,6 +204,10 @@ class _Read:
     def span(self) -> tuple[int, int]:
         return self._m.span()
 
+    @property
+    def re(self) -> re.Pattern[str]:
+        return self._m.re
+
 
 _MONTH_WORDS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _CODES = "|".join(c.lower() for c in CURRENCY_CODES)
@@ -206,14 +218,15 @@ HINTS: list[Hint | None] = [
     _DATE_HINT,  # a date range names a month or is ISO
     _DATE_HINT,
     _DATE_HINT,
-    Hint(re.compile(r"[$€£¥₹]"), re.compile(_CODES)),
-    Hint(None, re.compile(rf"{_CODES}|dollars|euro|pounds")),
+    Hint(re.compile(r"[$€£¥₹₨₩₽₺₱₦₪₫]"), re.compile(rf"(?<![a-z])(?:{_CODES}|rs\.?)\s?\d")),
+    Hint(None, re.compile(rf"{_CODES}|dollars|euro|pounds|rupees|yuan|yen|francs")),
     Hint(None, re.compile(r"%|percent|per cent")),
     None,  # durations: "h" is a unit, so no cheap test
     Hint(re.compile(r"[KMGTP]i?B")),
     # units of measure: a digit right before one (searched from the digits, not from every
     # position as the pattern's optional qualifier makes it)
     Hint(None, re.compile(rf"\d[\s-]?(?:{_AREA})?(?:{'|'.join(MEASURE_UNITS)})(?![\w/-])")),
+    Hint(None, re.compile(r"\dx")),  # multiples
     None,  # counts: any number before a word
 ]
 assert len(HINTS) == len(PATTERNS)
@@ -228,12 +241,18 @@ def may_hold_figure(sentence: str) -> bool:
     return bool(_DIGIT.search(sentence) or _WORD_NUMBER.search(fold_case(sentence)))
 
 
-def extract_numbers(text: str, now: datetime) -> list[QuotedNumber]:
-    """Every figure in the text, in reading order (at most MAX_FIGURES)."""
+def extract_numbers(
+    text: str, now: datetime, page_date: date | None = None
+) -> list[QuotedNumber]:
+    """Every figure in the text, in reading order (at most MAX_FIGURES). A date written
+    without its year is read against the page's own date when it has one, else `now`."""
     found: list[QuotedNumber] = []
-    today = now.date()
+    today = page_date or now.date()
+    named = frozenset(int(y) for y in _YEARS.findall(text) if abs(int(y) - today.year) <= 1)
+    lead: date | None = None  # the date the sentence before began with
     for sentence in split_sentences(text):
         if not may_hold_figure(sentence):
+            lead = None
             continue  # most sentences hold no figure: skip the grammar
         for start in range(0, len(sentence), MAX_SENTENCE):
             piece = (
@@ -241,13 +260,21 @@ def extract_numbers(text: str, now: datetime) -> list[QuotedNumber]:
                 if len(sentence) <= MAX_SENTENCE
                 else sentence[start : start + MAX_SENTENCE]
             )
-            found.extend(_numbers_in(piece, today))
+            numbers, lead = _numbers_in(piece, today, named, lead)
+            found.extend(numbers)
             if len(found) >= MAX_FIGURES:
                 return found[:MAX_FIGURES]
     return found
 
 
-def _numbers_in(sentence: str, today: date) -> list[QuotedNumber]:
+_YEARS = re.compile(r"\b((?:19|20)\d\d)\b")
+_YEAR_WRITTEN = re.compile(r"(?:19|20)\d\d")
+
+
+def _numbers_in(
+    sentence: str, today: date, named: frozenset[int] = frozenset(), lead: date | None = None
+) -> tuple[list[QuotedNumber], date | None]:
+    """The figures of one sentence, and the date it begins with (for the next one)."""
     taken: list[tuple[int, int]] = []
     hits: list[tuple[int, int, QuotedNumber]] = []
     folded = fold_case(sentence)
@@ -268,15 +295,136 @@ def _numbers_in(sentence: str, today: date) -> list[QuotedNumber]:
             start, end = m.span()
             if any(start < e and s < end for s, e in taken):
                 continue
-            number = _build(kind, m, sentence, today)
+            if (split := _from_to(kind, m, sentence, pattern, folded_pattern)) is not None:
+                for s, e, part in split:
+                    number = _build(kind, part, sentence, today, named)
+                    if number is not None:
+                        taken.append((s, e))
+                        hits.append((s, e, number))
+                continue
+            number = _build(kind, m, sentence, today, named)
             if number is None:
                 continue
+            if kind is NumberKind.COUNT:
+                counted, end = _counted(number, sentence, start, end)
+                if counted is None:
+                    continue
+                number = counted
             taken.append((start, end))
             hits.append((start, end, number))
-    return [
-        replace(n, subject=subject_of(sentence, s, e, n.kind, n.unit))
-        for s, e, n in sorted(hits, key=lambda h: h[0])
-    ]
+    hits.sort(key=lambda h: h[0])
+    begins = next((n.date_from for s, _, n in hits[:1] if not sentence[:s].strip()), None)
+    out: list[QuotedNumber] = []
+    anchor = lead if begins is not None else None
+    for s, e, n in hits:
+        if n.kind is NumberKind.DATE and n.date_from is not None:
+            if anchor is not None and not _YEAR_WRITTEN.search(n.raw) and not _lean(sentence[:s]):
+                n = replace(n, date_from=_after(anchor, n.date_from), date_to=_after(anchor, n.date_from))
+            anchor = n.date_to
+        elif n.kind is NumberKind.DATE_RANGE:
+            anchor = n.date_to
+        out.append(replace(n, subject=subject_of(sentence, s, e, n.kind, n.unit)))
+    return out, (out[0].date_from if begins is not None and out else None)
+
+
+def _after(anchor: date, day: date) -> date:
+    """A year-less date in a run of dates: the first such day on or after the one before
+    it ("kicks off June 9th ... concludes October 10th"; a list of tour dates)."""
+    try:
+        same = day.replace(year=anchor.year)
+        return same if same >= anchor else day.replace(year=anchor.year + 1)
+    except ValueError:  # 29 February
+        return day
+
+
+_FROM = re.compile(r"\bfrom\s+(?:(?:about|around|roughly|nearly|almost|over|under)\s+)?$", re.I)
+_TO = re.compile(r"\s*\bto\s+", re.I)
+
+
+def _from_to(
+    kind: NumberKind,
+    m: re.Match[str] | _Read,
+    sentence: str,
+    pattern: re.Pattern[str],
+    folded: re.Pattern[str] | None,
+) -> list[tuple[int, int, re.Match[str] | _Read]] | None:
+    """ "from $47 billion to $8 billion", "from 23% to 35%": two figures, a change, not a
+    range; the two matches with their spans (None: not such a figure)."""
+    if "num2" not in m.re.groupindex or m.group("num2") is None:
+        return None
+    start, end = m.span()
+    raw = sentence[start:end]
+    joiner = _TO.search(raw)
+    if joiner is None or not _FROM.search(sentence, 0, start):
+        return None
+    cut = start + joiner.start()
+    text = sentence if folded is None else fold_case(sentence)
+    first = (pattern if folded is None else folded).match(text[:cut], start)
+    second = (pattern if folded is None else folded).match(text, start + joiner.end())
+    if first is None or second is None:
+        return None
+    parts = [first, second] if folded is None else [_Read(first, sentence), _Read(second, sentence)]
+    return [(p.span()[0], p.span()[1], p) for p in parts]
+
+
+# The words that may open the phrase a count counts, and end it.
+_PHRASE_WORD = re.compile(r"\s[“\"‘']?([a-z][a-z'’-]*)", re.I)
+_CLOSING = frozenset("”\"’'")
+
+
+def _counted(
+    number: QuotedNumber, sentence: str, start: int, end: int
+) -> tuple[QuotedNumber | None, int]:
+    """A count's unit is the head of the noun phrase it counts, past its modifiers
+    ("263 daily news organizations", "40 remote teams", "3 hard-boiled eggs"): the last
+    plural of the run of words after the number; the figure's words run to it. More than
+    one of something is written as a plural: without one it is no count ("4K streaming",
+    "the LC 500 grand tourer")."""
+    if number.unit is None or (number.qualifier or "").startswith("per "):
+        return number, end
+    words = sentence[start:end].split()
+    written = next((w for w in reversed(words) if w.lower() == number.unit), words[-1])
+    head, head_end, at = number.unit, end, end
+    plural = _plural(written)
+    if written != words[-1]:
+        return (number, end) if plural or number.value == 1 else (None, end)  # "… per shift"
+    for _ in range(4):  # modifiers: at most four more words
+        m = _PHRASE_WORD.match(sentence, at)
+        if m is None:
+            break
+        word = m.group(1).lower()
+        if word in ("and", "or") and not plural:
+            at = m.end()  # "maintenance and cleaning workers"
+            continue
+        if word in NOT_NOUNS or word in STOP_WORDS or word.endswith(("ly", "'s", "’s")):
+            break
+        if plural and m.group(1)[:1].isupper():
+            break  # a name after the counted noun
+        if plural and word.endswith(("ed", "ing")) and len(word) > 4:
+            break  # a verb after the counted noun ("20 teams booked")
+        at = m.end()
+        if _plural(m.group(1)):
+            head, head_end, plural = word, at, True
+        at += sentence[at : at + 1] in _CLOSING
+        if sentence[at : at + 1] not in (" ", ""):
+            break  # punctuation ends the phrase
+    if not plural and number.value != 1:
+        return None, end
+    if head_end == end:
+        return number, end
+    raw = sentence[start:head_end].strip()
+    return replace(number, unit=head, raw=raw), head_end
+
+
+def _plural(word: str) -> bool:
+    """Written as more than one: an English or Romance plural ("teams", "episodi"), or a
+    noun with its capital, as German writes every noun ("40.000 Besucher")."""
+    w = word.lower()
+    return (
+        w in PLURAL_NOUNS
+        or word[:1].isupper()
+        or (len(w) > 2 and w.endswith(("s", "i")) and not w.endswith(("ss", "us", "is")))
+    )
 
 
 def in_name(text: str, start: int) -> bool:
@@ -320,19 +468,23 @@ def _group(m: re.Match[str] | _Read, name: int | str) -> str:
 
 
 def _build(
-    kind: NumberKind, m: re.Match[str] | _Read, sentence: str, today: date
+    kind: NumberKind,
+    m: re.Match[str] | _Read,
+    sentence: str,
+    today: date,
+    named: frozenset[int] = frozenset(),
 ) -> QuotedNumber | None:
     raw = _group(m, 0).strip()
     g = m.groupdict()
     if kind is NumberKind.DATE and g.get("my_m"):
         return _month(raw, _group(m, "my_m"), _group(m, "my_y"), sentence)
     if kind is NumberKind.DATE:
-        day = _parse_date(_group(m, 0), today, lean=_lean(sentence[: m.start()]))
+        day = _parse_date(_group(m, 0), today, lean=_lean(sentence[: m.start()]), named=named)
         if day is None:
             return None
         return QuotedNumber(kind, None, raw, sentence, date_from=day, date_to=day)
     if kind is NumberKind.DATE_RANGE:
-        return _date_range(m, raw, sentence, today, _lean(sentence[: m.start()]))
+        return _date_range(m, raw, sentence, today, _lean(sentence[: m.start()]), named)
     num = _group(m, "num")
     # "$10-20 million": a scale written once, after the range, scales both ends
     value = _to_float(num, g.get("scale") or (g.get("scale2") if g.get("num2") else None))
@@ -405,27 +557,42 @@ def _to_float(num: str | None, scale: str | None) -> float | None:
 
 def _lean(before: str) -> int:
     """+1 when the words before a date point forward, -1 when back, 0 when neither."""
-    words = re.findall(r"[a-z]+", before.lower())[-2:]
-    if words and words[-1] in FUTURE_WORDS:
-        return 1
+    words = re.findall(r"[a-z]+", before.lower())[-4:]
+    if words and words[-1] in FUTURE_WORDS or "will" in words:
+        return 1  # "until 15 January", "will be terminated on Dec. 9"
+    words = words[-2:]
     if any(w in PAST_WORDS or (w.endswith("ed") and len(w) > 3) for w in words):
         return -1
     return 0
 
 
-def _resolve_year(month: int, day: int, today: date, lean: int) -> date:
-    """A year-less date against the fetch date: the next one, the last one, or the nearest."""
+NEAR_DAYS = 240  # two readings of a year-less date this near the page's date are both fair
+
+
+def _resolve_year(
+    month: int, day: int, today: date, lean: int, named: frozenset[int] = frozenset()
+) -> date:
+    """A year-less date against the page's date (or the fetch's): the next one, the last
+    one, or the nearest; of two near readings, the one in a year the page names ("a 2020
+    tour ... kicks off June 9th" on a page of November 2019)."""
     this_year = date(today.year, month, day)
     if lean > 0:
         return this_year if this_year >= today else date(today.year + 1, month, day)
     if lean < 0:
         return this_year if this_year <= today else date(today.year - 1, month, day)
     candidates = [date(today.year + k, month, day) for k in (-1, 0, 1)]
+    near = [d for d in candidates if abs((d - today).days) <= NEAR_DAYS and d.year in named]
+    if len(near) == 1 and sum(abs((d - today).days) <= NEAR_DAYS for d in candidates) > 1:
+        return near[0]
     return min(candidates, key=lambda d: abs((d - today).days))
 
 
 def _parse_date(
-    text: str, today: date, default_year: int | None = None, lean: int = 0
+    text: str,
+    today: date,
+    default_year: int | None = None,
+    lean: int = 0,
+    named: frozenset[int] = frozenset(),
 ) -> date | None:
     text = text.strip().rstrip(".").replace(",", " ")
     iso = re.fullmatch(r"(\d{4})-(\d\d)-(\d\d)", text)
@@ -447,20 +614,27 @@ def _parse_date(
             return None
         if year or default_year:
             return date(year or default_year or today.year, month, day)
-        return _resolve_year(month, day, today, lean)
+        return _resolve_year(month, day, today, lean, named)
     except ValueError:
         return None
 
 
 def _date_range(
-    m: re.Match[str] | _Read, raw: str, sentence: str, today: date, lean: int = 0
+    m: re.Match[str] | _Read,
+    raw: str,
+    sentence: str,
+    today: date,
+    lean: int = 0,
+    named: frozenset[int] = frozenset(),
 ) -> QuotedNumber | None:
     a = _group(m, "a")
     if m.group("bday") is not None:  # "Oct. 5-7", "June 1-30, 2027": the month comes first
         if re.fullmatch(_DAY, a.strip(), re.I):
             return None  # two bare numbers: a score or a range of something else
         year = m.group("byear")
-        start = _parse_date(a, today, default_year=int(year) if year else None, lean=lean)
+        start = _parse_date(
+            a, today, default_year=int(year) if year else None, lean=lean, named=named
+        )
         day = int(re.sub(r"\D", "", _group(m, "bday")))
         if start is None or not start.day < day <= 31:
             return None
@@ -471,7 +645,7 @@ def _date_range(
         return QuotedNumber(
             NumberKind.DATE_RANGE, None, raw, sentence, date_from=start, date_to=last
         )
-    end = _parse_date(_group(m, "b"), today, lean=lean)
+    end = _parse_date(_group(m, "b"), today, lean=lean, named=named)
     if end is None:
         return None
     if re.fullmatch(_DAY, a.strip(), re.I):  # "15-20 July 2026": the month comes from the end

@@ -37,24 +37,31 @@ def extract_page(html: str, url: str | None, fetched_at: datetime) -> PageExtrac
     resolved against fetched_at)."""
     page = extract_main_text(html, url)
     folded = fold(page.text)  # for the status phrases here and the claims after
-    published_on, modified_on = page_dates(html, page.text, fetched_at)
-    if published_on is None and page.text:
+    published_on, modified_on = own_dates(html, page.text, fetched_at)
+    return PageExtraction(
+        page.title,
+        page.text,
+        page.method,
+        # a date without its year takes the page's, as its readers did
+        tuple(extract_numbers(page.text, fetched_at, published_on)),
+        tuple(extract_statuses(page.text, folded)),
+        folded,
+        published_on,
+        modified_on,
+    )
+
+
+def own_dates(html: str, text: str, fetched_at: datetime) -> tuple[date | None, date | None]:
+    """(published_on, modified_on): what the page says of itself."""
+    published_on, modified_on = page_dates(html, text, fetched_at)
+    if published_on is None and text:
         # htmldate looks further (bylines, URLs) at a cost of about a fifth of the
         # extraction (it parses the page again): asked only when the page's text and
         # metadata say nothing. (Handing it trafilatura's parse costs more: trafilatura
         # then copies the tree.)
         tree = parse_html(html)
         published_on = _published(tree, fetched_at) if tree is not None else None
-    return PageExtraction(
-        page.title,
-        page.text,
-        page.method,
-        tuple(extract_numbers(page.text, fetched_at)),
-        tuple(extract_statuses(page.text, folded)),
-        folded,
-        published_on,
-        modified_on,
-    )
+    return published_on, modified_on
 
 
 def _published(tree: object, fetched_at: datetime) -> date | None:

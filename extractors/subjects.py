@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from extractors.lexicon import SCALES, WORD_NUMBERS
 from extractors.values import NumberKind
 
 # Words that end (or, at its start, rule out) a noun phrase.
@@ -39,6 +40,7 @@ _STOP = frozenset(
     northwest northeast southwest southeast
     """.split()
 )
+STOP_WORDS = _STOP
 # Nouns that measure rather than name ("a maximum of 10 years", "a total of $2.6 billion"):
 # the phrase before "of" is a qualifier then, not a subject.
 _OPERATORS = frozenset(
@@ -82,12 +84,13 @@ def subject_of(
         return None  # "$2.53 per diluted share", "162.1 frames per second": a rate
     measured = kind is NumberKind.COUNT and unit is not None and unit.lower() in _MEASURES
     if kind is NumberKind.COUNT and unit and not measured:
-        # the counted noun closes the figure: the phrase starts with it
-        head = _word_of(raw, unit)
+        # the counted phrase closes the figure ("263 daily news organizations")
+        words = _counted_words(raw)
+        head = words[0] if words else None
         if head is None or head.lower() in _STOP or head.lower().endswith("ed"):
             return None  # ("35,908 judged": a verb, not what was counted)
         rest = _phrase(after, first=False)
-        return " ".join([head, *rest]) if rest else head
+        return " ".join([*words, *rest])
     m = re.match(r"\s+(?:worth\s+)?of\s+", after)
     if m:
         words = _phrase(_skip_determiners(after[m.end() :]))
@@ -114,12 +117,18 @@ def subject_of(
     return None
 
 
-def _word_of(raw: str, unit: str) -> str | None:
-    """The counted noun as written in the figure ("2,226 Papers" -> Papers)."""
-    for word in _WORD.findall(raw):
-        if word.lower() == unit.lower():
-            return word
-    return None
+_NUMBER_WORDS = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
+_SCALE_WORDS = "|".join(sorted(SCALES, key=len, reverse=True))
+_COUNTED = re.compile(
+    rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORDS}))(?:\s?(?:{_SCALE_WORDS})\b)?\+?\s(?P<words>.+)$", re.I
+)
+
+
+def _counted_words(raw: str) -> list[str]:
+    """The counted phrase as written in the figure ("2,226 Papers" -> Papers, "40 remote
+    teams" -> remote teams)."""
+    m = _COUNTED.search(raw)
+    return _WORD.findall(m.group("words")) if m else []
 
 
 def _skip_determiners(text: str) -> str:

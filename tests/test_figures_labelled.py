@@ -18,10 +18,10 @@ import json
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from figure_scoring import Score, overlaps, total
 from support import CORPUS, need_corpus
 
 from extractors.numbers import extract_numbers
@@ -45,22 +45,6 @@ FLOORS = {
 OVERALL_FLOOR = (0.85, 0.80)
 
 
-@dataclass
-class Score:
-    hits: int = 0  # labels matched
-    labelled: int = 0
-    right: int = 0  # extracted figures matched
-    found: int = 0
-
-    @property
-    def precision(self) -> float:
-        return self.right / self.found if self.found else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.hits / self.labelled if self.labelled else 1.0
-
-
 def same(found: QuotedNumber, want: dict) -> bool:
     if found.kind.value != want["kind"]:
         return False
@@ -79,12 +63,6 @@ def same(found: QuotedNumber, want: dict) -> bool:
         if got is not None and not math.isclose(got, exp, rel_tol=1e-6):
             return False
     return True
-
-
-def overlaps(found: QuotedNumber, want: dict) -> bool:
-    """The extracted figure sits on the labelled one (shares digits with its words)."""
-    digits = re.findall(r"\d+", found.raw)
-    return bool(digits) and any(d in want["raw"] for d in digits)
 
 
 def score_pages() -> tuple[dict[str, Score], Score, Counter[str]]:
@@ -115,34 +93,24 @@ def score_pages() -> tuple[dict[str, Score], Score, Counter[str]]:
             if n in unmatched and any(overlaps(n, d) for d in doubtful):
                 continue  # read over an ambiguous label: neither right nor wrong
             by_kind.setdefault(n.kind.value, Score()).found += 1
-    total = Score(
-        sum(s.hits for s in by_kind.values()),
-        sum(s.labelled for s in by_kind.values()),
-        sum(s.right for s in by_kind.values()),
-        sum(s.found for s in by_kind.values()),
-    )
-    return by_kind, total, attributes
+    return by_kind, total(by_kind), attributes
 
 
 def test_figures_on_labelled_pages_hold_their_floors() -> None:
     need_corpus()
-    by_kind, total, attributes = score_pages()
-    report = "\n".join(
-        f"  {kind:10} precision {s.precision:.2f} ({s.right}/{s.found})  "
-        f"recall {s.recall:.2f} ({s.hits}/{s.labelled})"
-        for kind, s in sorted(by_kind.items())
-    )
+    by_kind, overall, attributes = score_pages()
+    report = "\n".join(s.line(kind) for kind, s in sorted(by_kind.items()))
     attrs = ", ".join(
         f"{k} {attributes[f'{k} right']}/{attributes[f'{k} labelled']}"
         for k in ("unit", "currency", "qualifier")
     )
     print(
-        f"\nlabelled figures: precision {total.precision:.2f} ({total.right}/{total.found}), "
-        f"recall {total.recall:.2f} ({total.hits}/{total.labelled})\n{report}\n"
+        f"\nlabelled figures: precision {overall.precision:.2f} ({overall.right}/{overall.found}), "
+        f"recall {overall.recall:.2f} ({overall.hits}/{overall.labelled})\n{report}\n"
         f"  attributes of matched figures: {attrs}"
     )
-    assert total.labelled >= 150 and len(json.loads(LABELS.read_text())["pages"]) >= 30
-    assert total.precision >= OVERALL_FLOOR[0] and total.recall >= OVERALL_FLOOR[1], report
+    assert overall.labelled >= 150 and len(json.loads(LABELS.read_text())["pages"]) >= 30
+    assert overall.precision >= OVERALL_FLOOR[0] and overall.recall >= OVERALL_FLOOR[1], report
     for kind, (precision, recall) in FLOORS.items():
         s = by_kind.get(kind, Score())
         assert s.precision >= precision and s.recall >= recall, (kind, report)

@@ -25,10 +25,10 @@ def subject(sentence: str, raw: str, kind: NumberKind, unit: str | None = None) 
         ("It earned $2.53 perhaps more.", "$2.53", K.MONEY, None, "perhaps"),
         # a counted noun closes the figure and starts the phrase
         ("We read 2,226 Papers on robotics.", "2,226 Papers", K.COUNT, "papers", "Papers"),
-        ("We got 40 GPU hours free.", "40 GPU hours", K.COUNT, "hours", "hours free"),
+        ("We got 40 GPU hours free.", "40 GPU hours", K.COUNT, "hours", "GPU hours free"),
+        ("Over 40 remote teams met.", "40 remote teams", K.COUNT, "teams", "remote teams"),
         ("There were 35,908 judged in all.", "35,908 judged", K.COUNT, "judged", None),
         ("There were 12 the.", "12 the", K.COUNT, "the", None),
-        ("There were 12 papers.", "12 papers", K.COUNT, "seats", None),  # unit not written
         ("The 12 seats quickly went.", "12 seats", K.COUNT, "seats", "seats"),
         # "of" after the figure: what it is of
         ("It pays $4,000 of the prize pool to teams.", "$4,000", K.MONEY, None, "prize pool"),
