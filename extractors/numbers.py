@@ -79,7 +79,7 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.MONEY,
         re.compile(
-            rf"{_QUAL}(?P<cur>{_SIGN}|(?<![A-Za-z])(?:{'|'.join(CURRENCY_CODES)})\s?)"
+            rf"{_QUAL}(?P<cur>{_SIGN}|(?<![A-Za-z])(?:{'|'.join(CURRENCY_CODES)}))\s?"
             rf"(?P<num>{_EU_NUM}|{_NUM})(?:\s?(?P<scale>{_SCALE}))?"
             rf"(?:\s?(?:-|–|to)\s?(?:{_SIGN})?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
             rf"(?P<plus>\+)?{_PER}",
@@ -323,8 +323,16 @@ def _numbers_in(
             anchor = n.date_to
         elif n.kind is NumberKind.DATE_RANGE:
             anchor = n.date_to
-        out.append(replace(n, subject=subject_of(sentence, s, e, n.kind, n.unit)))
+        subject = subject_of(sentence, s, e, n.kind, n.unit)
+        if subject is None and out and out[-1].kind is n.kind and _GOES_ON.search(sentence, 0, s):
+            subject = out[-1].subject  # "from 23% to 35%": the figure before's subject
+        out.append(replace(n, subject=subject))
     return out, (out[0].date_from if begins is not None and out else None)
+
+
+# A figure that goes on from the one before it: "from $47 billion to $8 billion",
+# "rose by 37 percent, from 0.90 percent to 1.23 percent".
+_GOES_ON = re.compile(r"(?:\bto|,\s*from)\s+$", re.I)
 
 
 def _after(anchor: date, day: date) -> date:
@@ -441,6 +449,8 @@ def in_name(text: str, start: int) -> bool:
     if m is None:
         return False
     word = m["word"]
+    if word.endswith(("'s", "’s")):
+        return False  # "WeWork’s 12,000 employees": whose, not which
     folded = word.lower()
     if folded in VERSION_WORDS:
         return True
@@ -487,10 +497,15 @@ def _build(
         return _date_range(m, raw, sentence, today, _lean(sentence[: m.start()]), named)
     num = _group(m, "num")
     # "$10-20 million": a scale written once, after the range, scales both ends
-    value = _to_float(num, g.get("scale") or (g.get("scale2") if g.get("num2") else None))
+    grouped = kind is not NumberKind.PERCENT  # "€2.499,00", "40.000 Besucher"; not "2.315%"
+    value = _to_float(
+        num, g.get("scale") or (g.get("scale2") if g.get("num2") else None), grouped
+    )
     if value is None:
         return None
-    value_end = _to_float(g["num2"], g.get("scale2") or g.get("scale")) if g.get("num2") else None
+    value_end = (
+        _to_float(g["num2"], g.get("scale2") or g.get("scale"), grouped) if g.get("num2") else None
+    )
     qualifier = (g.get("qual") or "").lower() or None
     if qualifier == "~":
         qualifier = "about"
@@ -541,12 +556,13 @@ def _is_year(num: str, scale: str | None) -> bool:
     return scale is None and re.fullmatch(_YEAR, num) is not None
 
 
-def _to_float(num: str | None, scale: str | None) -> float | None:
+def _to_float(num: str | None, scale: str | None, continental: bool = False) -> float | None:
+    """The number's value; `continental`: dots may group thousands ("€1.000.000")."""
     if num is None:
         return None
     if num.lower() in WORD_NUMBERS:
         value = float(WORD_NUMBERS[num.lower()])
-    elif re.fullmatch(_EU_NUM, num):
+    elif continental and re.fullmatch(_EU_NUM, num):
         value = float(num.replace(".", "").replace(",", "."))
     else:
         value = float(num.replace(",", ""))

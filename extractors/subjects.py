@@ -28,9 +28,10 @@ _STOP = frozenset(
     must shall should do does did done not no nor never only just also even still already
     more less most least very too quite nearly almost roughly approximately around some
     here there now today tomorrow yesterday ago later earlier each apiece alone total
+    when where why how whether compared according nowadays
     one two three four five six seven eight nine ten away ago back lieu short pretax
     lower higher year-to-date thousand million billion trillion
-    found live lives lived remain remains remained said says say make makes made get gets
+    start starts started begin begins began found live lives lived remain remains remained said says say make makes made get gets
     got go goes went come comes came take takes took see saw know knew run runs ran show
     shows use uses include includes including work works need needs want wants seem seems
     become became begin began keep kept leave left put set told tell give gave think held
@@ -47,7 +48,9 @@ _OPERATORS = frozenset(
     "maximum minimum total average sum high low peak excess upwards range lieu".split()
 )
 # Durations measure a span; a noun before "of" names it only if it names a span.
-_SPANS = frozenset("period term span window duration delay stretch sentence career".split())
+_SPANS = frozenset(
+    "period term span window duration delay stretch sentence career course".split()
+)
 # Units of measure a count may close with ("215 miles", "30.8 GW"): they are the unit,
 # the subject is named after them, if at all ("30.8 GW of solar").
 _MEASURES = frozenset(
@@ -80,23 +83,57 @@ def subject_of(
         return None
     after = sentence[end:]
     raw = sentence[start:end]
-    if re.search(r"\bper\b", raw, re.I):
-        return None  # "$2.53 per diluted share", "162.1 frames per second": a rate
+    before = sentence[:start]
     measured = kind is NumberKind.COUNT and unit is not None and unit.lower() in _MEASURES
     if kind is NumberKind.COUNT and unit and not measured:
         # the counted phrase closes the figure ("263 daily news organizations")
         words = _counted_words(raw)
-        head = words[0] if words else None
-        if head is None or head.lower() in _STOP or head.lower().endswith("ed"):
+        if not words or words[0].lower() in _STOP or words[-1].lower().endswith("ed"):
             return None  # ("35,908 judged": a verb, not what was counted)
+        if [w.lower() for w in words] == ["times"]:  # "18 times the number of tuft cells"
+            rest = _skip_determiners(after)
+            head = _first_phrase(rest)
+            if len(head) == 1 and head[0].lower() in _OF_HEADS:
+                head = _of_what(rest, head[0])
+            return " ".join(head) or None
+        if (rate := _RATE.search(raw)) is not None:  # "60 frames per second"
+            m = _BEFORE_AT.search(before)
+            found = _phrase_before(_VERBS_AT_END.sub("", m.group("np"))) if m else []
+            return " ".join(found or _counted_words(raw[: rate.start()])) or None
         rest = _phrase(after, first=False)
         return " ".join([*words, *rest])
+    if kind is NumberKind.COUNT and not measured:
+        return None
+    if kind is NumberKind.MONEY and _PRICED.search(before):
+        m = re.search(r"(?:\bper|\ba|/)\s*(?P<what>[A-Za-z][\w-]*)$", raw)
+        if m:
+            return m.group("what")  # a price by the piece: "bid $16.50 per share"
+    if _RATE.search(raw) is None:  # a rate has no subject after it ("$2.53 per share")
+        found = _next_to(raw, after, before, kind, measured)
+        if found is not _NOTHING:
+            return found if isinstance(found, str) else None
+    return _said_before(before, kind)
+
+
+# Words that make the money after them a price ("for $13 a share", "bid $16.50 per share")
+_PRICED = re.compile(
+    r"\b(?:for|at|bid|bids|offered|paid|pays|priced at|sold for|sells for|buys?)\s+$", re.I
+)
+_RATE = re.compile(r"\bper\b(?!\s+cent)", re.I)
+_NOTHING = object()  # no rule spoke (None: a rule says there is no subject)
+
+
+def _next_to(
+    raw: str, after: str, before: str, kind: NumberKind, measured: bool
+) -> str | None | object:
+    """The subject the words right after the figure or right before it give."""
     m = re.match(r"\s+(?:worth\s+)?of\s+", after)
     if m:
         words = _phrase(_skip_determiners(after[m.end() :]))
-        return " ".join(words) if words else None
-    before = sentence[:start]
-    m = re.search(r"([A-Za-z][A-Za-z' -]*?)\s+of\s+(?:about\s+|over\s+|up to\s+)?$", before)
+        return " ".join(words) if words else _NOTHING
+    m = re.search(
+        r"([A-Za-z][A-Za-z' -]*?)\s+of\s+(?:about\s+|over\s+|up to\s+|more than\s+)?$", before
+    )
     if m:
         words = _phrase_before(m.group(1))
         head = words[-1].lower() if words else ""
@@ -109,12 +146,146 @@ def subject_of(
         if m and not _MONEY_VERBS.search(before) and not re.search(r"\bfor\s+$", before, re.I):
             words = _phrase(_skip_determiners(after[m.end() :]))
             return " ".join(words) if words else None
-    if (kind in (NumberKind.MONEY, NumberKind.PERCENT, NumberKind.NUMBER) or measured) and re.match(
-        r" [A-Za-z]", after
-    ):
+    if kind is NumberKind.DURATION:
+        # a length that describes what follows: "a 24-hour trip", "the 180-day cruise"
+        if re.search(r"\d-[a-z]+$", raw) or re.search(r"\b(?:a|an|the)\s+$", before, re.I):
+            words = _phrase(after)
+            return " ".join(words) if words else None
+        if re.match(r"\s+away\b", after):  # "the first votes less than 100 days away"
+            return " ".join(_phrase_before(before)) or None
+        return _NOTHING
+    if re.match(r" [A-Za-z“\"]", after):
         words = _phrase(after)
-        return " ".join(words) if words else None
+        if words and words[-1].lower() in _PRICES:
+            # what a price is for: "a $9.99 monthly rate for its Stadia Pro subscription"
+            m = re.match(r"\s+(?:\S+\s+){%d}(?:for|of)\s+" % len(words), after)
+            more = _phrase(_skip_determiners(after[m.end() :])) if m else []
+            return " ".join([*words, "for", *more]) if more else " ".join(words)
+        if words:
+            return " ".join(words)
+    m = _BEFORE_AT.search(before)
+    if m and kind is not NumberKind.PERCENT:
+        words = _phrase_before(_VERBS_AT_END.sub("", m.group("np")))
+        if words:
+            return " ".join(words)
+    return _NOTHING
+
+
+# a verb closing the words before: "its valuation slashed", "production operations
+# ranging" (not a noun in -ing: "4k streaming")
+_VERBS_AT_END = re.compile(r"(?:\s+\w+ed|(?<=s)\s+\w+ing)+$")
+_PRICES = frozenset("rate fee price cost charge".split())
+# "at speeds at up to 50 km/h", "puts the figure at about $44 million"
+_BEFORE_AT = re.compile(r"(?P<np>[A-Za-z][\w' -]*?)\s+at\s+$", re.I)
+
+
+_CHANGE_VERBS = (
+    "rose rise rises risen fell fall falls fallen increased increases decreased decreases "
+    "grew grows dropped drops declined declines jumped climbed surged soared slid plunged "
+    "reached reaches totalled totaled totals stood stands is was are were hit started starts "
+    "cost costs amounted averaged averages topped exceeded doubled ranged ranges sits sat"
+).split()
+_LEADING = (
+    r"(?:\s+(?:by|at|to|from|around|about|nearly|almost|over|under|up|just|only|roughly|"
+    r"some|approximately|more|less|than|least|[“\"]?\w+ly[”\"]?))*\s*$"
+)
+# "Problematic cannabis use rose by 37 percent", "the value is about $44.2 million"
+_AFTER_SUBJECT = re.compile(rf"\b(?:{'|'.join(_CHANGE_VERBS)})\b{_LEADING}", re.I)
+# "reduce coal-fired fine dusts by 90%", "increase the average efficiency of ... from 23%"
+_AFTER_OBJECT = re.compile(
+    r"\b(?:(?:increas|reduc|rais|improv|doubl|halv)(?:e|es|ed|ing)|cut|cuts|cutting|"
+    r"lower(?:s|ed|ing)?|boost(?:s|ed|ing)?|slash(?:es|ed|ing)?)\s+(?P<np>[^,;:()]+?)"
+    r"\s+(?:by|from|to)(?:\s+(?:about|around|roughly|nearly|some|over|under))?\s*$",
+    re.I,
+)
+# "a reduction in solar module costs from around $0.23/W", "its valuation slashed from"
+_BEFORE_FROM = re.compile(
+    r"(?P<np>[A-Za-z][\w' -]*?)\s+from\s+(?:about\s+|around\s+|roughly\s+|nearly\s+)?$", re.I
+)
+_CLAUSE = re.compile(
+    r"[,;:()\"“”]|\b(?:that|which|who|whom|whose|where|when|while|because|although|though|"
+    r"if|and|but|as)\b",
+    re.I,
+)
+
+
+def _said_before(before: str, kind: NumberKind) -> str | None:
+    """The subject the sentence names before the figure: the object of a verb of change,
+    the phrase a change runs from or a figure is at, or the subject of a verb of being or
+    change (of lasting, for a duration)."""
+    if kind is NumberKind.DURATION:
+        m = _LASTED.search(before)
+        return " ".join(_clause_subject(before[: m.start()])) or None if m else None
+    m = _AFTER_OBJECT.search(before)
+    if m:
+        words = _first_phrase(m.group("np"))
+        if words:
+            return " ".join(words)
+    m = _BEFORE_FROM.search(before)
+    if m:
+        words = _phrase_before(_VERBS_AT_END.sub("", m.group("np")))
+        if words:
+            return " ".join(words)
+    m = _AFTER_SUBJECT.search(before)
+    if m:
+        words = _clause_subject(before[: m.start()])
+        if words:
+            return " ".join(words)
     return None
+
+
+# "the course of steroids continued ultimately for 12 months"
+_LASTED = re.compile(
+    r"\b(?:lasted|lasts|continued|continues|ran)(?:\s+\w+ly)?\s+for\s+(?:about\s+|nearly\s+)?$",
+    re.I,
+)
+_RELATIVES = frozenset({"who", "which", "that"})
+# Nouns that count what follows them: "the number of respondents ... rose by 25 percent"
+_OF_HEADS = frozenset("number share proportion percentage amount count".split())
+
+
+def _of_what(text: str, head: str) -> list[str]:
+    """What "the number of ..." counts ([] when no "of" follows: "the number who")."""
+    m = re.search(r"\b" + re.escape(head) + r"\s+of\s+(?P<rest>.*)", text, re.I)
+    return _first_phrase(m.group("rest")) if m else []
+
+
+def _clause_subject(clause: str) -> list[str]:
+    """The phrase the clause before a verb opens with; past a relative clause with none
+    ("the respondents who had ... rose": the respondents)."""
+    cuts = list(_CLAUSE.finditer(clause))
+    end = len(clause)
+    for k in range(len(cuts) - 1, -2, -1):
+        text = clause[cuts[k].end() if k >= 0 else 0 : end]
+        words = _first_phrase(text)
+        if len(words) == 1 and words[0].lower() in _OF_HEADS:
+            words = _of_what(text, words[0])
+        if words:
+            return words
+        if k < 0 or cuts[k].group().lower() not in _RELATIVES:
+            return []
+        end = cuts[k].start()
+    return []
+
+
+def _first_phrase(text: str) -> list[str]:
+    """The noun phrase a clause opens with, its modifiers kept ("newly installed
+    capacity for the first months" -> newly installed capacity); [] if it opens with
+    none (a pronoun, a preposition)."""
+    words: list[str] = []
+    for token in _skip_determiners(" " + text.strip() + " ").split():
+        word = token.strip("“”\"‘’'")
+        noun = bool(words) and word.lower() in _NOUNS_TOO
+        if not _WORD.fullmatch(word) or (word.lower() in _STOP and not noun):
+            break
+        if len(words) == _MAX_WORDS:
+            break
+        words.append(word)
+        if token.endswith((",", ";", ":")):
+            break
+    while words and words[-1].lower().endswith(("ly", "ing")) and len(words[-1]) > 4:
+        words.pop()  # a verb form, not the head
+    return words
 
 
 _NUMBER_WORDS = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
@@ -150,13 +321,13 @@ def _phrase(text: str, first: bool = True) -> list[str]:
     words: list[str] = []
     at = 0
     while len(words) < _MAX_WORDS:
-        m = re.match(r"(\s*)([^\s]+)", text[at:])
+        m = re.match(r"(\s*)([^\s—–]+[—–]?)", text[at:])  # a dash ends a word
         if m is None:
             break
         if m.group(1) == "" and (words or not first):
             break
         token = m.group(2)
-        word = token.rstrip(".,;:!?)\"”’'")
+        word = token.lstrip("“\"‘").rstrip(".,;:!?)\"”’'—–")
         if not _WORD.fullmatch(word) or not _nounish(word, position=len(words), first=first):
             break
         words.append(word)
@@ -177,16 +348,30 @@ def _nounish(word: str, position: int, first: bool) -> bool:
     return True
 
 
+# Words of the stop list that are nouns too ("solar module costs", "cannabis use"): a
+# noun after a word that is no pronoun.
+_NOUNS_TOO = frozenset(
+    "cost costs use uses work works need needs run runs show shows win wins pay lives".split()
+)
+_PRONOUNS = frozenset("it they we he she i you who which that this what".split())
+
+
 def _phrase_before(text: str) -> list[str]:
     """The noun-phrase words at the end of `text` ("a prize pool" -> prize pool)."""
     words = text.split()
     out: list[str] = []
-    for word in reversed(words):
-        if not _WORD.fullmatch(word) or word.lower() in _STOP or len(out) == 3:
+    for i in range(len(words) - 1, -1, -1):
+        word = words[i]
+        if re.search(r"['’](?!s$)", word):
+            break  # "you’re", "we’ve": a pronoun and its verb
+        noun = (
+            not out and word.lower() in _NOUNS_TOO and i > 0 and words[i - 1].lower() not in _PRONOUNS
+        )
+        if not _WORD.fullmatch(word) or (word.lower() in _STOP and not noun) or len(out) == 3:
             break
         if word.lower().endswith(("ing", "ed")) and out:
             break
         out.insert(0, word)
-    if out and out[-1].lower().endswith(("ing",)):
-        return []
+    if len(out) == 1 and out[-1].lower().endswith("ing"):
+        return []  # a verb ("after using"), not a noun in -ing ("4k streaming")
     return out
