@@ -3,18 +3,24 @@
 Matching ignores case, runs of white space, typographic quotes and dashes,
 non-breaking spaces and thousands separators ("$5,000" matches "$5000").
 A quote whose words are on the page with other numbers in the numbers'
-places is ``changed``, and the numbers found are kept. A number that is part of a name
-("A100", "GPT-4", "Windows 11": the grammar's `in_name`) is one of the quote's words.
+places is ``changed``, and the numbers found are kept. A figure may be written another
+way for the same value ("$4,000" = "$4K" = "$4 thousand" = "US$4,000" = "4,000 USD";
+"25%" = "25 per cent"): the quote is ``confirmed`` and the page's wording kept; the same
+number in another currency is ``changed``. A number that is part of a name ("A100",
+"GPT-4", "Windows 11": the grammar's `in_name`) is one of the quote's words.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from extractors.lexicon import CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, SCALES
 from extractors.numbers import name_numbers
 from extractors.values import CheckOutcome, ClaimCheck
 
@@ -30,7 +36,76 @@ _FOLD = str.maketrans(
 # A comma (or narrow no-break space) between a digit and exactly three digits.
 _THOUSANDS = re.compile(r"(?<=\d)[,\u202f](?=\d{3}(?!\d))")
 _NUMBER = r"\d+(?:\.\d+)?"
-_NUMBER_RE = re.compile(_NUMBER)
+
+
+def _either(words: Iterable[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+# A figure as folded text writes it (lowered, thousands commas gone): a sign or code
+# before, the number, a scale, a code, currency word or percent sign after. Groups:
+# sign, number, scale, after.
+_SIGNS = [s for s in CURRENCY_SYMBOLS if not s[0].isalpha() or "$" in s]
+_LETTER_SIGNS = [s for s in CURRENCY_SYMBOLS if s[0].isalpha() and "$" not in s]
+_CODES = [c.lower() for c in CURRENCY_CODES]
+_FIGURE = (
+    rf"((?:{_either(_SIGNS)}) ?|(?<![a-z])(?:{_either(_CODES + _LETTER_SIGNS)}) ?)?"
+    rf"(?<![\d.])({_NUMBER})(?!\d|\.\d)"
+    rf"( ?(?:{_either(SCALES)})\b)?"
+    rf"( ?(?:{_either([*_CODES, *CURRENCY_WORDS])})\b| ?%| ?per ?cent\b| ?percent\b)?"
+)
+_FIGURE_RE = re.compile(_FIGURE)
+_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")  # "$4.000": dots group thousands in money
+
+
+@dataclass(frozen=True, slots=True)
+class _Figure:
+    """A figure's value as written: its number scaled, its currency, whether a share."""
+
+    value: float
+    currency: str | None
+    percent: bool
+
+    @classmethod
+    def read(cls, sign: str | None, number: str, scale: str | None, after: str | None) -> _Figure:
+        after = (after or "").strip()
+        percent = after == "%" or "cent" in after
+        code = None if percent or not after else after
+        sign = (sign or "").strip()
+        currency = _currency(sign) or _currency(code)
+        if currency and not scale and _GROUPED.fullmatch(number):
+            value = float(number.replace(".", ""))
+        else:
+            value = float(number)
+        if scale:
+            value *= SCALES[scale.strip()]
+        return cls(value, currency, percent)
+
+    def same(self, other: _Figure) -> bool:
+        """`other` is this figure of a quote written another way (it fits, see `fits`)."""
+        return math.isclose(self.value, other.value, rel_tol=1e-9) and (
+            self.currency is None or self.currency == other.currency
+        )
+
+    def fits(self, other: _Figure) -> bool:
+        """Whether `other` on a page can stand in the place of this figure of a quote: a
+        share for a share, money for money (a quote's bare number takes any)."""
+        if self.percent != other.percent:
+            return False
+        return self.currency is None or other.currency is not None
+
+
+def _currency(written: str | None) -> str | None:
+    if not written:
+        return None
+    written = written.strip()
+    return (
+        CURRENCY_SYMBOLS.get(written)
+        or CURRENCY_WORDS.get(written)
+        or (written.upper() if written in _CODES else None)
+    )
+
+
 _MIN_LETTERS_FOR_CHANGED = 3
 CLOSEST_MIN = 70  # a closest passage scoring less is no hint
 CLOSEST_MIN_CHARS = 12  # a quote shorter than this is found or not; nothing is near it
@@ -138,11 +213,15 @@ def _fold_offsets_by_char(text: str) -> tuple[int, ...]:
 @dataclass(frozen=True, slots=True)
 class _Quote:
     """A quote as it is matched: folded, its figures (numbers not in names), and the
-    pattern with any numbers in the figures' places (None: it holds none)."""
+    pattern with a figure's place for each (None: it holds none)."""
 
     folded: str
-    wanted: tuple[float, ...]
+    figures: tuple[_Figure, ...]
     pattern: re.Pattern[str] | None
+
+    @property
+    def wanted(self) -> tuple[float, ...]:
+        return tuple(f.value for f in self.figures)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -152,18 +231,17 @@ def _quote(quote: str) -> _Quote:
     names = name_numbers(quote)
     offsets = _fold_offsets(quote) if names else ()
     pieces, figures, last = [], [], 0
-    for m in _NUMBER_RE.finditer(folded):
-        if names and offsets[m.start()] in names:
+    for m in _FIGURE_RE.finditer(folded):
+        if names and offsets[m.start(2)] in names:
             continue  # a name's digits are words of the quote
         pieces.append(folded[last : m.start()])
-        figures.append(float(m.group()))
+        figures.append(_Figure.read(*m.groups()))
         last = m.end()
     pieces.append(folded[last:])
     letters = sum(ch.isalpha() for ch in "".join(pieces))
     if not figures or letters < _MIN_LETTERS_FOR_CHANGED:
         return _Quote(folded, tuple(figures), None)
-    number = rf"(?<![\d.])({_NUMBER})(?!\d|\.\d)"
-    pattern = number.join(re.escape(p) for p in pieces)
+    pattern = f"({_FIGURE})".join(re.escape(p) for p in pieces)
     return _Quote(folded, tuple(figures), re.compile(pattern))
 
 
@@ -213,17 +291,20 @@ def closest_passage(folded_quote: str, page: NormalizedText) -> tuple[str, int] 
 def _match(q: _Quote, page: NormalizedText) -> ClaimCheck:
     if q.pattern is None:
         return _match_literal(q.folded, page, q.wanted)
-    first_changed: re.Match[str] | None = None
+    first_changed: tuple[re.Match[str], tuple[float, ...]] | None = None
     for m in q.pattern.finditer(page.folded):
-        found = tuple(float(g) for g in m.groups())
-        if found == q.wanted:
-            return ClaimCheck(CheckOutcome.CONFIRMED, page.span(m.start(), m.end()), found)
+        groups = m.groups()
+        found = [_Figure.read(*groups[k + 1 : k + 5]) for k in range(0, len(groups), 5)]
+        if not all(w.fits(f) for w, f in zip(q.figures, found, strict=True)):
+            continue  # "$4,000" is not in the place of "4,000" nor "25%" of "25"
+        values = tuple(f.value for f in found)
+        if all(w.same(f) for w, f in zip(q.figures, found, strict=True)):
+            return ClaimCheck(CheckOutcome.CONFIRMED, page.span(m.start(), m.end()), values)
         if first_changed is None:
-            first_changed = m
+            first_changed = (m, values)
     if first_changed is not None:
-        found = tuple(float(g) for g in first_changed.groups())
-        text = page.span(first_changed.start(), first_changed.end())
-        return ClaimCheck(CheckOutcome.CHANGED, text, found)
+        m, values = first_changed
+        return ClaimCheck(CheckOutcome.CHANGED, page.span(m.start(), m.end()), values)
     return ClaimCheck(CheckOutcome.ABSENT)
 
 

@@ -186,9 +186,7 @@ NAME_WORDS = frozenset(
 )
 # A number after one of these, whatever its case, names a kind or a place in an order
 # ("version 3.11", "type 2 diabetes", "stage 4 cancer"), not a count.
-VERSION_WORDS = frozenset(
-    {"version", "type", "stage", "phase", "level", "category", "group"}
-)
+VERSION_WORDS = frozenset({"version", "type", "stage", "phase", "level", "category", "group"})
 # Plurals without an s: the head of "60 staff", "28 people".
 PLURAL_NOUNS = frozenset(
     """people children men women staff police personnel cattle feet teeth mice geese

@@ -90,8 +90,8 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         NumberKind.MONEY,
         re.compile(
             rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?P<scale>{_SCALE}))?\s?"
-            rf"(?P<cur>{'|'.join(CURRENCY_CODES)}|(?:us )?dollars|euros?|pounds|rupees|yuan|yen|francs)"
-            rf"\b{_PER}",
+            rf"(?P<cur>{'|'.join(CURRENCY_CODES)}|(?:us )?dollars|euros?|pounds|rupees|yuan|yen"
+            rf"|francs)\b{_PER}",
             _FLAGS,
         ),
     ),
@@ -219,7 +219,12 @@ HINTS: list[Hint | None] = [
     _DATE_HINT,
     _DATE_HINT,
     Hint(re.compile(r"[$€£¥₹₨₩₽₺₱₦₪₫]"), re.compile(rf"(?<![a-z])(?:{_CODES}|rs\.?)\s?\d")),
-    Hint(None, re.compile(rf"{_CODES}|dollars|euro|pounds|rupees|yuan|yen|francs")),
+    Hint(
+        None,
+        re.compile(
+            rf"\d(?:\s?[a-z]+)?\s?(?:{_CODES}|(?:us )?dollars|euro|pounds|rupees|yuan|yen|francs)\b"
+        ),
+    ),
     Hint(None, re.compile(r"%|percent|per cent")),
     None,  # durations: "h" is a unit, so no cheap test
     Hint(re.compile(r"[KMGTP]i?B")),
@@ -241,9 +246,7 @@ def may_hold_figure(sentence: str) -> bool:
     return bool(_DIGIT.search(sentence) or _WORD_NUMBER.search(fold_case(sentence)))
 
 
-def extract_numbers(
-    text: str, now: datetime, page_date: date | None = None
-) -> list[QuotedNumber]:
+def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> list[QuotedNumber]:
     """Every figure in the text, in reading order (at most MAX_FIGURES). A date written
     without its year is read against the page's own date when it has one, else `now`."""
     found: list[QuotedNumber] = []
@@ -319,7 +322,9 @@ def _numbers_in(
     for s, e, n in hits:
         if n.kind is NumberKind.DATE and n.date_from is not None:
             if anchor is not None and not _YEAR_WRITTEN.search(n.raw) and not _lean(sentence[:s]):
-                n = replace(n, date_from=_after(anchor, n.date_from), date_to=_after(anchor, n.date_from))
+                n = replace(
+                    n, date_from=_after(anchor, n.date_from), date_to=_after(anchor, n.date_from)
+                )
             anchor = n.date_to
         elif n.kind is NumberKind.DATE_RANGE:
             anchor = n.date_to
@@ -498,9 +503,7 @@ def _build(
     num = _group(m, "num")
     # "$10-20 million": a scale written once, after the range, scales both ends
     grouped = kind is not NumberKind.PERCENT  # "€2.499,00", "40.000 Besucher"; not "2.315%"
-    value = _to_float(
-        num, g.get("scale") or (g.get("scale2") if g.get("num2") else None), grouped
-    )
+    value = _to_float(num, g.get("scale") or (g.get("scale2") if g.get("num2") else None), grouped)
     if value is None:
         return None
     value_end = (
@@ -574,7 +577,7 @@ def _to_float(num: str | None, scale: str | None, continental: bool = False) -> 
 def _lean(before: str) -> int:
     """+1 when the words before a date point forward, -1 when back, 0 when neither."""
     words = re.findall(r"[a-z]+", before.lower())[-4:]
-    if words and words[-1] in FUTURE_WORDS or "will" in words:
+    if (words and words[-1] in FUTURE_WORDS) or "will" in words:
         return 1  # "until 15 January", "will be terminated on Dec. 9"
     words = words[-2:]
     if any(w in PAST_WORDS or (w.endswith("ed") and len(w) > 3) for w in words):

@@ -31,7 +31,8 @@ _STOP = frozenset(
     when where why how whether compared according nowadays
     one two three four five six seven eight nine ten away ago back lieu short pretax
     lower higher year-to-date thousand million billion trillion
-    start starts started begin begins began found live lives lived remain remains remained said says say make makes made get gets
+    start starts started begin begins began
+    found live lives lived remain remains remained said says say make makes made get gets
     got go goes went come comes came take takes took see saw know knew run runs ran show
     shows use uses include includes including work works need needs want wants seem seems
     become became begin began keep kept leave left put set told tell give gave think held
@@ -48,9 +49,7 @@ _OPERATORS = frozenset(
     "maximum minimum total average sum high low peak excess upwards range lieu".split()
 )
 # Durations measure a span; a noun before "of" names it only if it names a span.
-_SPANS = frozenset(
-    "period term span window duration delay stretch sentence career course".split()
-)
+_SPANS = frozenset("period term span window duration delay stretch sentence career course".split())
 # Units of measure a count may close with ("215 miles", "30.8 GW"): they are the unit,
 # the subject is named after them, if at all ("30.8 GW of solar").
 _MEASURES = frozenset(
@@ -97,11 +96,11 @@ def subject_of(
                 head = _of_what(rest, head[0])
             return " ".join(head) or None
         if (rate := _RATE.search(raw)) is not None:  # "60 frames per second"
-            m = _BEFORE_AT.search(before)
-            found = _phrase_before(_VERBS_AT_END.sub("", m.group("np"))) if m else []
-            return " ".join(found or _counted_words(raw[: rate.start()])) or None
-        rest = _phrase(after, first=False)
-        return " ".join([*words, *rest])
+            np = _words_before(_AT, before)
+            runs = _phrase_before(_VERBS_AT_END.sub("", np)) if np else []
+            return " ".join(runs or _counted_words(raw[: rate.start()])) or None
+        more = _phrase(after, first=False)
+        return " ".join([*words, *more])
     if kind is NumberKind.COUNT and not measured:
         return None
     if kind is NumberKind.MONEY and _PRICED.search(before):
@@ -109,9 +108,9 @@ def subject_of(
         if m:
             return m.group("what")  # a price by the piece: "bid $16.50 per share"
     if _RATE.search(raw) is None:  # a rate has no subject after it ("$2.53 per share")
-        found = _next_to(raw, after, before, kind, measured)
-        if found is not _NOTHING:
-            return found if isinstance(found, str) else None
+        said = _next_to(raw, after, before, kind, measured)
+        if said is not _NOTHING:
+            return said if isinstance(said, str) else None
     return _said_before(before, kind)
 
 
@@ -125,7 +124,7 @@ _NOTHING = object()  # no rule spoke (None: a rule says there is no subject)
 
 def _next_to(
     raw: str, after: str, before: str, kind: NumberKind, measured: bool
-) -> str | None | object:
+) -> str | object | None:
     """The subject the words right after the figure or right before it give."""
     m = re.match(r"\s+(?:worth\s+)?of\s+", after)
     if m:
@@ -158,14 +157,14 @@ def _next_to(
         words = _phrase(after)
         if words and words[-1].lower() in _PRICES:
             # what a price is for: "a $9.99 monthly rate for its Stadia Pro subscription"
-            m = re.match(r"\s+(?:\S+\s+){%d}(?:for|of)\s+" % len(words), after)
+            m = re.match(rf"\s+(?:\S+\s+){{{len(words)}}}(?:for|of)\s+", after)
             more = _phrase(_skip_determiners(after[m.end() :])) if m else []
             return " ".join([*words, "for", *more]) if more else " ".join(words)
         if words:
             return " ".join(words)
-    m = _BEFORE_AT.search(before)
-    if m and kind is not NumberKind.PERCENT:
-        words = _phrase_before(_VERBS_AT_END.sub("", m.group("np")))
+    np = _words_before(_AT, before)
+    if np and kind is not NumberKind.PERCENT:
+        words = _phrase_before(_VERBS_AT_END.sub("", np))
         if words:
             return " ".join(words)
     return _NOTHING
@@ -173,10 +172,13 @@ def _next_to(
 
 # a verb closing the words before: "its valuation slashed", "production operations
 # ranging" (not a noun in -ing: "4k streaming")
-_VERBS_AT_END = re.compile(r"(?:\s+\w+ed|(?<=s)\s+\w+ing)+$")
+_VERBS_AT_END = re.compile(
+    r"(?:\s+(?:is|are|was|were|be|been|being|has|have|had|got|gets))*"
+    r"(?:\s+\w+ed|(?<=s)\s+\w+ing)+$"
+)
 _PRICES = frozenset("rate fee price cost charge".split())
 # "at speeds at up to 50 km/h", "puts the figure at about $44 million"
-_BEFORE_AT = re.compile(r"(?P<np>[A-Za-z][\w' -]*?)\s+at\s+$", re.I)
+_AT = re.compile(r"\s+at\s+$", re.I)
 
 
 _CHANGE_VERBS = (
@@ -199,9 +201,21 @@ _AFTER_OBJECT = re.compile(
     re.I,
 )
 # "a reduction in solar module costs from around $0.23/W", "its valuation slashed from"
-_BEFORE_FROM = re.compile(
-    r"(?P<np>[A-Za-z][\w' -]*?)\s+from\s+(?:about\s+|around\s+|roughly\s+|nearly\s+)?$", re.I
-)
+_FROM = re.compile(r"\s+from\s+(?:about\s+|around\s+|roughly\s+|nearly\s+)?$", re.I)
+_CLAUSE_MARK = re.compile(r"[,;:()\"“”]")
+
+
+def _words_before(tail: re.Pattern[str], before: str) -> str | None:
+    """The clause's words before the word `tail` closes `before` with ("... costs from"),
+    or None."""
+    m = tail.search(before, max(0, len(before) - 40))
+    if m is None:
+        return None
+    text = before[: m.start()]
+    cuts = [c.end() for c in _CLAUSE_MARK.finditer(text)]
+    return text[cuts[-1] if cuts else 0 :]
+
+
 _CLAUSE = re.compile(
     r"[,;:()\"“”]|\b(?:that|which|who|whom|whose|where|when|while|because|although|though|"
     r"if|and|but|as)\b",
@@ -216,17 +230,17 @@ def _said_before(before: str, kind: NumberKind) -> str | None:
     if kind is NumberKind.DURATION:
         m = _LASTED.search(before)
         return " ".join(_clause_subject(before[: m.start()])) or None if m else None
-    m = _AFTER_OBJECT.search(before)
+    m = _AFTER_OBJECT.search(before, max(0, len(before) - 160))
     if m:
         words = _first_phrase(m.group("np"))
         if words:
             return " ".join(words)
-    m = _BEFORE_FROM.search(before)
-    if m:
-        words = _phrase_before(_VERBS_AT_END.sub("", m.group("np")))
+    np = _words_before(_FROM, before)
+    if np:
+        words = _phrase_before(_VERBS_AT_END.sub("", np))
         if words:
             return " ".join(words)
-    m = _AFTER_SUBJECT.search(before)
+    m = _AFTER_SUBJECT.search(before, max(0, len(before) - 80))
     if m:
         words = _clause_subject(before[: m.start()])
         if words:
@@ -327,7 +341,7 @@ def _phrase(text: str, first: bool = True) -> list[str]:
         if m.group(1) == "" and (words or not first):
             break
         token = m.group(2)
-        word = token.lstrip("“\"‘").rstrip(".,;:!?)\"”’'—–")
+        word = token.lstrip('“"‘').rstrip(".,;:!?)\"”’'—–")
         if not _WORD.fullmatch(word) or not _nounish(word, position=len(words), first=first):
             break
         words.append(word)
@@ -365,7 +379,10 @@ def _phrase_before(text: str) -> list[str]:
         if re.search(r"['’](?!s$)", word):
             break  # "you’re", "we’ve": a pronoun and its verb
         noun = (
-            not out and word.lower() in _NOUNS_TOO and i > 0 and words[i - 1].lower() not in _PRONOUNS
+            not out
+            and word.lower() in _NOUNS_TOO
+            and i > 0
+            and words[i - 1].lower() not in _PRONOUNS
         )
         if not _WORD.fullmatch(word) or (word.lower() in _STOP and not noun) or len(out) == 3:
             break

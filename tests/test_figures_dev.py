@@ -115,9 +115,7 @@ def score_dev() -> tuple[dict[str, Score], Score, list[str]]:
     misses: list[str] = []
     for page in json.loads(LABELS.read_text(encoding="utf-8"))["pages"]:
         text, page_date = _page(page["id"])
-        found = [
-            n for n in extract_numbers(text, FETCHED_AT, page_date) if re.search(r"\d", n.raw)
-        ]
+        found = [n for n in extract_numbers(text, FETCHED_AT, page_date) if re.search(r"\d", n.raw)]
         unmatched = list(found)
         doubtful = [f for f in page["figures"] if f["ambiguous"]]
         for want in (f for f in page["figures"] if not f["ambiguous"]):
@@ -148,7 +146,7 @@ def score_dev() -> tuple[dict[str, Score], Score, list[str]]:
                 continue  # read over an ambiguous label: neither right nor wrong
             by_kind.setdefault(n.kind.value, Score()).found += 1
             misses.append(f"extra   {n.kind.value:10} {n.raw!r} unit={n.unit!r} {n.value}")
-    for kind, score in by_kind.items():
+    for score in by_kind.values():
         score.found += score.right  # right ones were counted apart
     return by_kind, subjects, misses
 
