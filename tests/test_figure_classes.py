@@ -31,7 +31,7 @@ def one(text: str, raw: str, page_date: date | None = None) -> QuotedNumber:
             "263",
             "organizations",
             "daily news organizations",
-        ),  # fmt: skip
+        ),
         ("Those include 1,000 maintenance and cleaning workers.", "1,000", "workers", None),
         ("It owns more than 90 other publications.", "90", "publications", None),
     ],
@@ -137,7 +137,7 @@ def test_figures_inside_names_are_not_figures(text: str) -> None:
             "They increase solar module efficiency from around 20% now.",
             "20%",
             "solar module efficiency",
-        ),  # fmt: skip
+        ),
         ("The stock is $8.5 today.", "$8.5", "stock"),
         ("Plague is fatal in up to 90 per cent of people infected.", "90 per cent", "people"),
         ("It's a 24-hour trip from the USA.", "24-hour", "trip"),
