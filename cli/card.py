@@ -115,6 +115,11 @@ def render_card(data: dict[str, Result]) -> str:
             )
         )
     )
+    for o in _rows(data["origins"]):
+        if o["archived_url"]:
+            out.append(
+                f"  {o['source_id']}: archived copy ({day(o['archived_at'])}): {o['archived_url']}"
+            )
     for h in health:
         if h["needs_browser"]:
             out.append(

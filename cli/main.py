@@ -47,7 +47,8 @@ EXAMPLES = {
     "server": "evidence server stop",
     "reextract": "evidence reextract --all",
     "suggest": "evidence suggest https://example.org/credits --role primary",
-    "site": "evidence site --out site",
+    "site": "evidence site --out site --with-data",
+    "export": "evidence export --warc evidence.warc.gz --record icml-2026-repro-credits",
     "diff": "evidence diff icml-2026-repro-credits hf-blog --from 2026-11-01",
     "gc": "evidence gc --fetches-before 2026-10-01",
     "accept": "evidence accept icml-2026-repro-credits hf-blog",
@@ -166,6 +167,23 @@ def build_parser() -> argparse.ArgumentParser:
         "site", "write the catalog as a static site (index, record pages, sources, Atom feed)"
     )
     p.add_argument("--out", metavar="DIR", required=True, help="the directory to write")
+
+    p.add_argument(
+        "--with-data",
+        action="store_true",
+        help="also write the stable views (Parquet and CSV, with datapackage.json) under DIR/data",
+    )
+
+    p = command(
+        "export",
+        "take the evidence away: the kept raw pages as WARC, or the views as Parquet, CSV, JSON",
+    )
+    p.add_argument("--warc", metavar="FILE", help="write the kept raw pages as a WARC 1.1 file")
+    p.add_argument("--record", metavar="ID", help="--warc: only this record's pages")
+    p.add_argument(
+        "--format", choices=["parquet", "csv", "json"], help="write each stable view in DIR"
+    )
+    p.add_argument("dir", metavar="DIR", nargs="?", help="--format: the directory to write")
 
     p = command("diff", "what changed in a source's main text between two snapshots, word by word")
     p.add_argument("record_id", metavar="ID")
@@ -393,12 +411,54 @@ def cmd_site(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise EvidenceError(f"--out {out} is a file: give a directory (made if missing)")
+    config_dir = config_dir_from(args.config)
+    settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
     with _reading(args) as con:
         try:
-            index = write_site(con, out, clock.now())
+            index = write_site(
+                con, out, clock.now(), license=settings.site.license, with_data=args.with_data
+            )
         except OSError as e:
             raise EvidenceError(f"cannot write the site to {out}: {e.strerror or e}") from None
     print(f"wrote the site: {index.absolute()}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from cli.site import SITE_TITLE
+    from flows.commands.export import write_tables, write_warc
+    from warehouse.exports import kept_pages
+
+    if bool(args.warc) == bool(args.format):
+        raise EvidenceError("export: give --warc FILE, or --format parquet|csv|json DIR")
+    if args.format and not args.dir:
+        raise EvidenceError(f"export --format {args.format}: give the directory to write")
+    if args.record and not args.warc:
+        raise EvidenceError("export: --record goes with --warc")
+    target = Path(args.warc or args.dir)
+    if args.warc and target.is_dir():
+        raise EvidenceError(f"--warc {target} is a directory: give a file name")
+    if args.format and target.exists() and not target.is_dir():
+        raise EvidenceError(f"{target} is a file: give a directory (made if missing)")
+    config_dir = config_dir_from(args.config)
+    settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
+    with _reading(args) as con:
+        if args.record and not queries.has_record(con, args.record):
+            raise EvidenceError(f"no record {args.record!r} in the database")
+        try:
+            if args.warc:
+                count = write_warc(
+                    kept_pages(con, args.record), target, settings.fetch.user_agent, clock.now()
+                )
+                print(f"wrote {count} kept page(s) to {target}")
+            else:
+                resources = write_tables(con, target, args.format, SITE_TITLE, clock.now())
+                print(
+                    f"wrote {len(resources)} view(s) as {args.format} and datapackage.json "
+                    f"to {target}"
+                )
+        except OSError as e:
+            raise EvidenceError(f"cannot write {target}: {e.strerror or e}") from None
     return 0
 
 
@@ -483,6 +543,7 @@ COMMANDS = {
     "show": cmd_show,
     "sql": cmd_sql,
     "sources": cmd_sources,
+    "export": cmd_export,
     "alerts": cmd_alerts,
     "server": cmd_server,
     "reextract": cmd_reextract,

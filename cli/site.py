@@ -28,9 +28,17 @@ GRADE_COLOURS = {
 _ATTENTION = {"contradicted": 0, "unverified": 2, "reported": 3, "documented": 4}
 
 
-def write_site(con: Connection, out: Path, now: datetime) -> Path:
-    """Write index.html, records/<id>.html, sources.html and feed.xml into `out`;
-    returns the index's path."""
+def write_site(
+    con: Connection,
+    out: Path,
+    now: datetime,
+    *,
+    license: str | None = None,
+    with_data: bool = False,
+) -> Path:
+    """Write index.html (with schema.org Dataset metadata), records/<id>.html,
+    sources.html and feed.xml into `out`; `with_data`: the stable views too, under
+    data/parquet and data/csv with their datapackage.json. Returns the index's path."""
     env = Environment(
         loader=PackageLoader("cli", "templates"),
         autoescape=select_autoescape(["html", "xml"]),
@@ -60,9 +68,13 @@ def write_site(con: Connection, out: Path, now: datetime) -> Path:
     )
     out.mkdir(parents=True, exist_ok=True)
     (out / "records").mkdir(exist_ok=True)
+    files = _write_data(con, out, now) if with_data else []
     index = out / "index.html"
     index.write_text(
-        env.get_template("index.html").render(records=records, root="", **common), "utf-8"
+        env.get_template("index.html").render(
+            records=records, root="", dataset=dataset(records, now, license, files), **common
+        ),
+        "utf-8",
     )
     for r in records:
         page = _record_page(con, r["record_id"], history[r["record_id"]], now)
@@ -89,6 +101,57 @@ def write_site(con: Connection, out: Path, now: datetime) -> Path:
     return index
 
 
+DATA_FORMATS = ("parquet", "csv")
+
+
+def _write_data(con: Connection, out: Path, now: datetime) -> list[tuple[str, str, str]]:
+    """The stable views beside the site; (path from the site, format, media type) each."""
+    from flows.commands.export import write_tables
+
+    files = []
+    for fmt in DATA_FORMATS:
+        for resource in write_tables(con, out / "data" / fmt, fmt, SITE_TITLE, now):
+            files.append((f"data/{fmt}/{resource['path']}", fmt, resource["mediatype"]))
+        files.append((f"data/{fmt}/datapackage.json", "datapackage", "application/json"))
+    return files
+
+
+def dataset(
+    records: list[dict[str, Any]],
+    now: datetime,
+    license: str | None,
+    files: list[tuple[str, str, str]],
+) -> dict[str, Any]:
+    """The catalog as a schema.org Dataset (JSON-LD), as dataset search engines read it;
+    its distributions are the exports written beside the site."""
+    data: dict[str, Any] = {
+        "@context": "https://schema.org/",
+        "@type": "Dataset",
+        "name": SITE_TITLE,
+        "description": (
+            f"{len(records)} records of a catalog of facts, each claim checked against its "
+            "primary and third-party sources: its evidence grade (documented, reported, "
+            "unverified, contradicted), when it was checked and when it goes stale."
+        ),
+        "dateModified": now.astimezone(UTC).isoformat(),
+        "variableMeasured": ["grade", "freshness", "checked_at", "stale_on"],
+        "creator": {"@type": "SoftwareApplication", "name": "evidence-pipeline"},
+    }
+    if license:
+        data["license"] = license
+    if files:
+        data["distribution"] = [
+            {
+                "@type": "DataDownload",
+                "name": path.rsplit("/", 1)[-1],
+                "contentUrl": path,
+                "encodingFormat": media,
+            }
+            for path, _, media in files
+        ]
+    return data
+
+
 def _record_page(
     con: Connection, record_id: str, history: list[dict[str, Any]], now: datetime
 ) -> dict[str, Any]:
@@ -111,9 +174,30 @@ def _record_page(
         "fields": [(f["name"], f["value"]) for f in record["fields"] or []],
         "claims": claims,
         "extracts": extracts,
-        "sources": [{**s, "last_ok_at": _day(s["last_ok_at"])} for s in _rows(data["sources"])],
+        "sources": _origins(data),
         "timeline": timeline_svg(history, now),
     }
+
+
+def _origins(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each source's health and origin fields: accessed, the page's own dates, the
+    archived copy."""
+    origins = {o["source_id"]: o for o in _rows(data["origins"])}
+    out = []
+    for s in _rows(data["sources"]):
+        o = origins.get(s["source_id"], {})
+        out.append(
+            {
+                **s,
+                "last_ok_at": _day(s["last_ok_at"]),
+                "accessed_at": _day(o.get("accessed_at")),
+                "published_on": o.get("published_on"),
+                "modified_on": o.get("modified_on"),
+                "archived_url": o.get("archived_url"),
+                "archived_at": _day(o.get("archived_at")),
+            }
+        )
+    return out
 
 
 def what_moved(record_id: str, history: list[dict[str, Any]], changes: dict[str, str]) -> str:

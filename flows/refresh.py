@@ -31,7 +31,7 @@ from flows.pipeline import store_sources
 from flows.planning import catalog_rows, plan_requests, quotes_by_url
 from flows.reading import check_scheduler, cluster_runner
 from flows.runtime import Sealed, clock, flush_run_logs, progress, started_at
-from flows.tasks import Extraction, check_and_grade, send_alerts
+from flows.tasks import Extraction, capture_pages, check_and_grade, send_alerts
 from warehouse import alerts, queries, store
 from warehouse.alerts import EvidenceState, evidence_state
 from warehouse.db import session
@@ -104,7 +104,9 @@ def refresh_flow(
         )
         # 4. Open, resend and close alerts, keep every message; deliver what is owed.
         raised = send_alerts(db, catalog.settings.alerts, Sealed(before), run_id)
-        # 5. The run's report (what moved, what failed); its Prefect artifacts.
+        # 5. Queue captures of the pages claims rest on; send the archive what is due.
+        capture_pages(db, catalog.settings.archive, fetch)
+        # 6. The run's report (what moved, what failed); its Prefect artifacts.
         report = report_run(db, run_id, before, raised)
         publish(report)
         done = time.monotonic()

@@ -16,9 +16,17 @@ from prefect.futures import PrefectFuture
 
 from extractors.values import Outcome
 from flows.alerting import raise_and_deliver
-from flows.catalog import AlertSettings, FetchSettings
+from flows.catalog import AlertSettings, ArchiveSettings, FetchSettings
 from flows.checks import check_claims, review_snapshots
-from flows.fetching import Answer, Attempt, FetchFailed, FetchRequest, fetch_batch
+from flows.fetching import (
+    Answer,
+    Attempt,
+    CaptureReport,
+    FetchFailed,
+    FetchRequest,
+    fetch_batch,
+    send_captures,
+)
 from flows.reading import Extracted, extract_batch
 from flows.runtime import Sealed, clock, progress
 from warehouse import pages, store
@@ -139,3 +147,9 @@ def send_alerts(
     returns the titles raised."""
     raised = raise_and_deliver(db_path, settings, before.value, clock.now(), run_id)
     return [m.title for m in raised]
+
+
+@task(name="capture-pages", cache_policy=NONE, timeout_seconds=600)
+def capture_pages(db_path: Path, settings: ArchiveSettings, fetch: FetchSettings) -> CaptureReport:
+    """Queue captures of the pages claims rest on and send the archive what is due."""
+    return send_captures(db_path, settings, fetch, clock.now())

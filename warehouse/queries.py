@@ -93,6 +93,11 @@ def run_counts(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, int]:
     return dict(zip(columns, rows[0], strict=True))
 
 
+def has_record(con: duckdb.DuckDBPyConnection, record_id: str) -> bool:
+    row = con.execute("SELECT 1 FROM store.records WHERE record_id = ?", [record_id]).fetchone()
+    return row is not None
+
+
 def card(con: duckdb.DuckDBPyConnection, record_id: str) -> dict[str, Result] | None:
     """Everything the record card shows, or None when there is no such record."""
     head = run(con, "card_record.sql", record_id=record_id)
@@ -106,6 +111,7 @@ def card(con: duckdb.DuckDBPyConnection, record_id: str) -> dict[str, Result] | 
         "sources": run_query_params(
             con, "SELECT * FROM source_health WHERE record_id = ?", [record_id]
         ),
+        "origins": run(con, "card_origins.sql", record_id=record_id),
     }
 
 

@@ -5,6 +5,7 @@ from flows.catalog.loading import config_dir_from, load_catalog, load_settings, 
 from flows.catalog.models import (
     DEFAULT_USER_AGENT,
     AlertSettings,
+    ArchiveSettings,
     Catalog,
     ClaimConfig,
     FetchSettings,
@@ -22,6 +23,7 @@ from flows.catalog.models import (
 __all__ = [
     "DEFAULT_USER_AGENT",
     "AlertSettings",
+    "ArchiveSettings",
     "Catalog",
     "ClaimConfig",
     "FetchSettings",

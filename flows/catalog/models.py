@@ -148,6 +148,23 @@ class ScheduleSettings(_Strict):
         return v
 
 
+class ArchiveSettings(_Strict):
+    """Captures of the pages claims rest on, sent to a Save Page Now 2 compatible API."""
+
+    save: str | None = None  # its base URL, e.g. https://web.archive.org; None: no captures
+    per_minute: int = Field(4, ge=1, le=600)  # captures sent a minute, across runs
+    key_env: str | None = Field(None, min_length=1)  # env var holding ACCESS:SECRET
+
+    @field_validator("save")
+    @classmethod
+    def _save_url(cls, v: str | None) -> str | None:
+        return None if v is None else check_url(v).rstrip("/")
+
+
+class SiteSettings(_Strict):
+    license: str | None = Field(None, min_length=1)  # the published catalog's licence (a URL)
+
+
 class HistorySettings(_Strict):
     keep_pages: int = Field(2, ge=0)  # raw pages kept per source, newest first
 
@@ -161,6 +178,8 @@ class Settings(_Strict):
     alerts: AlertSettings = AlertSettings()
     schedule: ScheduleSettings = ScheduleSettings()
     history: HistorySettings = HistorySettings()
+    archive: ArchiveSettings = ArchiveSettings()
+    site: SiteSettings = SiteSettings()
 
 
 class SourceConfig(_Strict):

@@ -4,6 +4,7 @@ where a request may lead."""
 
 from flows.fetching.attempts import Answer, Attempt, FetchFailed, FetchRequest, last_live
 from flows.fetching.browser import check_engines, find_browser
+from flows.fetching.capture import CaptureReport, send_captures
 from flows.fetching.fetcher import Fetcher, Loader, fetch_batch
 from flows.fetching.guard import AddressGuard
 
@@ -11,6 +12,7 @@ __all__ = [
     "AddressGuard",
     "Answer",
     "Attempt",
+    "CaptureReport",
     "FetchFailed",
     "FetchRequest",
     "Fetcher",
@@ -19,4 +21,5 @@ __all__ = [
     "fetch_batch",
     "find_browser",
     "last_live",
+    "send_captures",
 ]

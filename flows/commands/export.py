@@ -1,0 +1,126 @@
+"""`evidence export`: the kept raw pages as a WARC 1.1 file, or the stable views as
+Parquet, CSV or JSON files with a Frictionless Data Package describing them.
+
+WARC as web archives write it (warcio, Webrecorder's library; each record gzipped on
+its own): a `warcinfo` record, then per kept page a `response` (the status and headers
+kept, the body as fetched), the `request` that fetched it, and a `metadata` record
+naming the record, source and claims the page backs.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from flows.catalog import __version__
+from warehouse import exports
+from warehouse.exports import KeptPage
+
+WARC_1_1 = "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"
+_REASONS = {200: "OK", 203: "Non-Authoritative Information", 304: "Not Modified"}
+
+
+def write_warc(pages: list[KeptPage], path: Path, user_agent: str, now: datetime) -> int:
+    """The pages as `path` (replaced); the number of pages written."""
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("wb") as out:
+        writer = WARCWriter(out, gzip=True, warc_version="1.1")
+        writer.write_record(
+            writer.create_warcinfo_record(
+                path.name,
+                {
+                    "software": f"evidence-pipeline/{__version__} (warcio)",
+                    "format": "WARC File Format 1.1",
+                    "conformsTo": WARC_1_1,
+                    "description": "raw pages kept by evidence-pipeline, and the claims they back",
+                    "created": _warc_date(now),
+                },
+            )
+        )
+        for page in pages:
+            date = _warc_date(page.fetched_at)
+            status = page.http_status if page.http_status and page.http_status != 304 else 200
+            headers = [("Content-Type", page.content_type or "application/octet-stream")]
+            headers += [("Content-Length", str(len(page.body)))]
+            if page.etag:
+                headers.append(("ETag", page.etag))
+            if page.last_modified:
+                headers.append(("Last-Modified", page.last_modified))
+            response = writer.create_warc_record(
+                page.url,
+                "response",
+                payload=BytesIO(page.body),
+                length=len(page.body),
+                http_headers=StatusAndHeaders(
+                    f"{status} {_REASONS.get(status, 'OK')}", headers, protocol="HTTP/1.1"
+                ),
+                warc_headers_dict={"WARC-Date": date},
+            )
+            response_id = response.rec_headers.get_header("WARC-Record-ID")
+            parts = urlsplit(page.url)
+            target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+            request = writer.create_warc_record(
+                page.url,
+                "request",
+                http_headers=StatusAndHeaders(
+                    f"GET {target} HTTP/1.1",
+                    [("Host", parts.netloc), ("User-Agent", user_agent)],
+                    is_http_request=True,
+                ),
+                warc_headers_dict={"WARC-Date": date, "WARC-Concurrent-To": response_id},
+            )
+            backs = {
+                "record_id": page.record_id,
+                "source_id": page.source_id,
+                "role": page.role,
+                "snapshot_id": page.snapshot_id,
+                "render": page.render,
+                "claims": page.claims,
+            }
+            raw = json.dumps(backs, ensure_ascii=False, indent=1).encode()
+            metadata = writer.create_warc_record(
+                page.url,
+                "metadata",
+                payload=BytesIO(raw),
+                length=len(raw),
+                warc_content_type="application/json",
+                warc_headers_dict={"WARC-Date": date, "WARC-Refers-To": response_id},
+            )
+            for record in (response, request, metadata):
+                writer.write_record(record)
+    partial.replace(path)
+    return len(pages)
+
+
+def _warc_date(at: datetime) -> str:
+    """WARC 1.1's date: UTC, to the microsecond when there are any."""
+    at = at.astimezone(UTC)
+    spec = "%Y-%m-%dT%H:%M:%S.%fZ" if at.microsecond else "%Y-%m-%dT%H:%M:%SZ"
+    return at.strftime(spec)
+
+
+def write_tables(con: Any, out: Path, fmt: str, title: str, now: datetime) -> list[dict]:
+    """Each stable view as a file in `out`, and `out/datapackage.json`; its resources."""
+    out.mkdir(parents=True, exist_ok=True)
+    resources = exports.export_views(con, out, fmt)
+    package = {
+        "profile": "data-package",
+        "name": "evidence-catalog",
+        "title": title,
+        "description": (
+            "Claims of a catalog checked against their sources: grades, freshness, the "
+            "pages fetched and the figures read from them (evidence-pipeline)."
+        ),
+        "created": now.astimezone(UTC).isoformat(),
+        "resources": resources,
+    }
+    (out / "datapackage.json").write_text(json.dumps(package, indent=1) + "\n", "utf-8")
+    return resources

@@ -1,0 +1,162 @@
+"""Sending captures to a web archive: a Save Page Now 2 compatible API (archive.save).
+
+`POST <base>/save` with `url=...` is answered with a job id; `GET
+<base>/save/status/<job_id>` says `pending`, `success` (with the capture's timestamp) or
+`error`. Each run sends what the rate allows now (archive.per_minute, counted over the
+last minute across runs) and asks once after each job sent before: a refresh never waits
+for the archive. A 429 waits for its Retry-After; an error backs off and is sent again on
+a later run; a capture the archive answered is never sent again.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+
+from flows.catalog import ArchiveSettings, FetchSettings
+from flows.runtime import progress
+from warehouse import archive
+from warehouse.db import session
+from warehouse.pause import pause_point
+
+TIMEOUT_S = 15.0  # per request to the archive
+POLL_AFTER = timedelta(minutes=1)  # a job still pending is asked after again
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureReport:
+    queued: int = 0
+    sent: int = 0
+    archived: int = 0
+    waiting: int = 0  # still queued or pending after this run
+
+
+def send_captures(
+    db: Path, settings: ArchiveSettings, fetch: FetchSettings, now: datetime
+) -> CaptureReport:
+    """Queue what the run confirmed or changed, ask after the jobs sent before, and send
+    what the rate allows; never raises for the archive's sake."""
+    if settings.save is None:
+        return CaptureReport()
+    with session(db, now=now) as con:
+        queued = archive.queue(con, now)
+        polls = archive.waiting_on_archive(con, now)
+        room = settings.per_minute - archive.sent_since(con, now - timedelta(minutes=1))
+        todo = archive.due(con, now, room)
+    sent = done = 0
+    headers = {"Accept": "application/json", "User-Agent": fetch.user_agent}
+    key = os.environ.get(settings.key_env or "", "") if settings.key_env else ""
+    if key:
+        headers["Authorization"] = f"LOW {key}"
+    with httpx.Client(timeout=TIMEOUT_S, headers=headers, follow_redirects=True) as client:
+        for capture in polls:
+            done += _ask(client, db, settings.save, capture, now)
+        for capture in todo:
+            with session(db, now=now) as con:
+                archive.sending(con, capture.capture_id, now)
+            answer = _send(client, db, settings.save, capture, now)
+            if answer is None:
+                break  # the archive asked us to wait: the rest wait with it
+            sent += answer
+            pause_point("archive")  # tests kill a run here, between two captures
+    with session(db, now=now) as con:
+        waiting = con.execute(
+            "SELECT count(*) FROM store.captures WHERE state <> 'archived'"
+        ).fetchone()
+    report = CaptureReport(queued, sent, done, int(waiting[0]) if waiting else 0)
+    if queued or sent or done or polls:
+        progress(
+            f"archive: {report.queued} capture(s) queued, {report.sent} sent, "
+            f"{report.archived} archived; {report.waiting} waiting"
+        )
+    return report
+
+
+def _send(
+    client: httpx.Client, db: Path, base: str, capture: archive.Capture, now: datetime
+) -> int | None:
+    """Send one capture: 1 when the archive took it, 0 when it failed (backed off), None
+    when it asked to be left alone for a while (429)."""
+    try:
+        response = client.post(f"{base}/save", data={"url": capture.url})
+    except httpx.HTTPError as e:
+        return _retry(db, capture, now, f"archive did not answer: {_first_line(e)}")
+    if response.status_code == 429:
+        wait = _retry_after(response.headers.get("Retry-After"))
+        with session(db, now=now) as con:  # the archive's limit holds for every capture
+            archive.later(con, capture.capture_id, now + wait, "429 from the archive", again=True)
+            archive.hold(con, now + wait)
+        return None
+    job = _json(response).get("job_id") if response.is_success else None
+    if not isinstance(job, str) or not job:
+        error = f"HTTP {response.status_code}" + (
+            f": {_json(response).get('message')}" if _json(response).get("message") else ""
+        )
+        return _retry(db, capture, now, error)
+    with session(db, now=now) as con:
+        archive.answered(con, capture.capture_id, job)
+    return 1
+
+
+def _ask(client: httpx.Client, db: Path, base: str, capture: archive.Capture, now: datetime) -> int:
+    """Ask after one job: 1 when it is archived."""
+    try:
+        response = client.get(f"{base}/save/status/{capture.job_id}")
+    except httpx.HTTPError as e:
+        with session(db, now=now) as con:
+            archive.later(con, capture.capture_id, now + POLL_AFTER, _first_line(e), again=False)
+        return 0
+    status = _json(response)
+    state = status.get("status")
+    if state == "success" and status.get("timestamp"):
+        when = datetime.strptime(str(status["timestamp"]), "%Y%m%d%H%M%S").replace(tzinfo=UTC)
+        original = status.get("original_url") or capture.url
+        with session(db, now=now) as con:
+            archive.archived(
+                con, capture.capture_id, f"{base}/web/{status['timestamp']}/{original}", when
+            )
+        return 1
+    if state == "error" or (response.status_code >= 400 and response.status_code != 429):
+        error = str(
+            status.get("message") or status.get("status_ext") or f"HTTP {response.status_code}"
+        )
+        _retry(db, capture, now, f"the archive failed: {error}")
+        return 0
+    with session(db, now=now) as con:  # pending (or a 429): ask again later
+        archive.later(con, capture.capture_id, now + POLL_AFTER, None, again=False)
+    return 0
+
+
+def _retry(db: Path, capture: archive.Capture, now: datetime, error: str) -> int:
+    with session(db, now=now) as con:
+        archive.later(
+            con,
+            capture.capture_id,
+            now + archive.backoff(capture.attempts + 1),
+            error[:300],
+            again=True,
+        )
+    return 0
+
+
+def _retry_after(value: str | None) -> timedelta:
+    try:
+        return timedelta(seconds=max(1.0, min(float(value or 60), 86400.0)))
+    except ValueError:
+        return timedelta(seconds=60)
+
+
+def _json(response: httpx.Response) -> dict:
+    try:
+        data = response.json()
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]

@@ -1,0 +1,178 @@
+"""What people take away: the stable views as files (DuckDB's own COPY) with the
+Frictionless Data Package fields that describe them, and the kept raw pages with what
+each backs, for a WARC file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from warehouse.bodies import decompress
+
+# The contract's stable views (CONTRACT.md, "SQL views"), and the capture queue.
+STABLE_VIEWS = (
+    "record_status",
+    "claim_status",
+    "claim_checks",
+    "source_health",
+    "fetches",
+    "snapshots",
+    "quoted_numbers",
+    "statuses",
+    "alerts",
+    "notifications",
+    "grade_history",
+    "captures",
+)
+FORMATS = {
+    # format: (COPY options, file suffix, media type)
+    "parquet": ("FORMAT parquet", "parquet", "application/vnd.apache.parquet"),
+    "csv": ("FORMAT csv, HEADER true", "csv", "text/csv"),
+    "json": ("FORMAT json, ARRAY true", "json", "application/json"),
+}
+# DuckDB's types as Frictionless Table Schema names them.
+_TYPES = {
+    "VARCHAR": "string",
+    "BOOLEAN": "boolean",
+    "TINYINT": "integer",
+    "SMALLINT": "integer",
+    "INTEGER": "integer",
+    "BIGINT": "integer",
+    "HUGEINT": "integer",
+    "DOUBLE": "number",
+    "FLOAT": "number",
+    "DATE": "date",
+    "TIMESTAMP WITH TIME ZONE": "datetime",
+    "TIMESTAMP": "datetime",
+}
+
+
+def _fields(con: duckdb.DuckDBPyConnection, view: str) -> list[tuple[str, str]]:
+    rows = con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
+        [view],
+    ).fetchall()
+    return [(str(name), str(kind)) for name, kind in rows]
+
+
+def _frictionless(kind: str) -> str:
+    if kind.endswith("[]"):
+        return "array"
+    if kind.startswith(("STRUCT", "MAP")):
+        return "object"
+    if kind.startswith("DECIMAL"):
+        return "number"
+    return _TYPES.get(kind, "any")
+
+
+def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[dict[str, Any]]:
+    """Each stable view the database has, as `out/<view>.<suffix>`; the Data Package
+    resources that describe them. In CSV, lists and structs are written as JSON."""
+    options, suffix, media = FORMATS[fmt]
+    resources = []
+    for view in STABLE_VIEWS:
+        fields = _fields(con, view)
+        if not fields:
+            continue  # a database older than the view
+        columns = ", ".join(
+            f'to_json("{name}") AS "{name}"'
+            if fmt == "csv" and _frictionless(kind) in ("array", "object")
+            else f'"{name}"'
+            for name, kind in fields
+        )
+        path = out / f"{view}.{suffix}"
+        # the names are this module's and the catalog's columns, the path the user's
+        con.execute(
+            f"COPY (SELECT {columns} FROM {view}) TO '{_quoted(path)}' ({options})"  # noqa: S608
+        )
+        resources.append(
+            {
+                "name": view.replace("_", "-"),
+                "path": path.name,
+                "format": suffix,
+                "mediatype": media,
+                "schema": {
+                    "fields": [
+                        {"name": name, "type": _frictionless(kind)}
+                        | ({"format": "json"} if fmt == "csv" and kind.endswith("[]") else {})
+                        for name, kind in fields
+                    ]
+                },
+            }
+        )
+    return resources
+
+
+def _quoted(path: Path) -> str:
+    return str(path).replace("'", "''")
+
+
+@dataclass(frozen=True, slots=True)
+class KeptPage:
+    """A raw page as it was fetched, and what it backs."""
+
+    snapshot_id: int
+    record_id: str
+    source_id: str
+    role: str
+    url: str
+    fetched_at: datetime
+    http_status: int | None
+    content_type: str | None
+    etag: str | None
+    last_modified: str | None
+    render: str
+    body: bytes
+    claims: list[dict[str, Any]]  # claim_id, quote, outcome checked on this page
+
+
+def kept_pages(con: duckdb.DuckDBPyConnection, record_id: str | None = None) -> list[KeptPage]:
+    """Every snapshot whose raw page is kept (of one record), in fetch order."""
+    rows = con.execute(
+        """
+        SELECT s.snapshot_id, s.record_id, s.source_id, coalesce(src.role, ''), s.url,
+               s.fetched_at, f.http_status, p.content_type, f.etag, f.last_modified,
+               coalesce(s.render, 'http'), b.body,
+               (SELECT list({'claim_id': k.claim_id, 'quote': k.quote, 'outcome': k.outcome}
+                            ORDER BY k.claim_id)
+                FROM store.checks k WHERE k.snapshot_id = s.snapshot_id)
+        FROM store.snapshots s
+        JOIN store.pages p USING (content_hash)
+        JOIN store.bodies b USING (content_hash)
+        LEFT JOIN store.sources src USING (record_id, source_id)
+        LEFT JOIN (
+            SELECT snapshot_id, arg_min(http_status, fetch_id) AS http_status,
+                   arg_min(etag, fetch_id) AS etag,
+                   arg_min(last_modified, fetch_id) AS last_modified
+            FROM store.fetches WHERE snapshot_id IS NOT NULL GROUP BY snapshot_id
+        ) f USING (snapshot_id)
+        WHERE s.via = 'live' AND ($record IS NULL OR s.record_id = $record)
+        ORDER BY s.fetched_at, s.snapshot_id
+        """,
+        {"record": record_id},
+    ).fetchall()
+    pages = []
+    for sid, rid, src, role, url, at, status, ctype, etag, modified, render, body, claims in rows:
+        pages.append(
+            KeptPage(
+                sid,
+                rid,
+                src,
+                role,
+                url,
+                at,
+                status,
+                ctype,
+                etag,
+                modified,
+                render,
+                decompress(bytes(body)),
+                list(claims or []),
+            )
+        )
+    return pages
