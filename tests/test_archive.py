@@ -5,6 +5,7 @@ error and pending jobs; the archived copy in `snapshots`, the card and the site.
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -84,6 +85,17 @@ def test_captures_are_sent_once_each_in_order_at_the_rate(
     ]
     assert spn2.sent() == urls[:2]
     assert {auth for _, _, auth in spn2.posts} == {"LOW access:secret"}
+    from cli.main import main
+
+    capsys.readouterr()
+    assert main(["sources", "--format", "json", "--config", str(config)]) == 0
+    queue = {row["record_id"]: row["archive"] for row in json.loads(capsys.readouterr().out)}
+    assert queue == {
+        "r0": "sent, waiting on the archive",
+        "r1": "sent, waiting on the archive",
+        "r2": "queued",
+        "r3": None,
+    }
     refresh_at(config, db, T0 + timedelta(seconds=30), monkeypatch)  # the same minute
     assert spn2.sent() == urls[:2]  # nothing more within the minute
     refresh_at(config, db, T0 + timedelta(minutes=2), monkeypatch)
@@ -104,7 +116,6 @@ def test_captures_are_sent_once_each_in_order_at_the_rate(
         (f"r{r}", f"{spn2.base}{ARCHIVED}{urls[r]}", datetime(2026, 12, 1, 6, 15, 3, tzinfo=UTC))
         for r in range(3)
     ]
-    from cli.main import main
 
     capsys.readouterr()
     assert main(["show", "r0", "--config", str(config)]) == 0
