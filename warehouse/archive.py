@@ -60,6 +60,12 @@ def _count(con: duckdb.DuckDBPyConnection) -> int:
     return int(row[0]) if row else 0
 
 
+def waiting(con: duckdb.DuckDBPyConnection) -> int:
+    """Captures not archived yet (queued, or sent and not finished)."""
+    row = con.execute("SELECT count(*) FROM store.captures WHERE state <> 'archived'").fetchone()
+    return int(row[0]) if row else 0
+
+
 def sent_since(con: duckdb.DuckDBPyConnection, since: datetime) -> int:
     """Captures sent since `since` (the rate is counted over the last minute)."""
     row = con.execute("SELECT count(*) FROM store.captures WHERE sent_at > ?", [since]).fetchone()

@@ -64,10 +64,8 @@ def send_captures(
             sent += answer
             pause_point("archive")  # tests kill a run here, between two captures
     with session(db, now=now) as con:
-        waiting = con.execute(
-            "SELECT count(*) FROM store.captures WHERE state <> 'archived'"
-        ).fetchone()
-    report = CaptureReport(queued, sent, done, int(waiting[0]) if waiting else 0)
+        waiting = archive.waiting(con)
+    report = CaptureReport(queued, sent, done, waiting)
     if queued or sent or done or polls:
         progress(
             f"archive: {report.queued} capture(s) queued, {report.sent} sent, "
