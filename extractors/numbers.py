@@ -298,7 +298,7 @@ def _numbers_in(
             start, end = m.span()
             if any(start < e and s < end for s, e in taken):
                 continue
-            if (split := _from_to(kind, m, sentence, pattern, folded_pattern)) is not None:
+            if (split := _from_to(m, sentence, pattern, folded_pattern)) is not None:
                 for s, e, part in split:
                     number = _build(kind, part, sentence, today, named)
                     if number is not None:
@@ -355,7 +355,6 @@ _TO = re.compile(r"\s*\bto\s+", re.I)
 
 
 def _from_to(
-    kind: NumberKind,
     m: re.Match[str] | _Read,
     sentence: str,
     pattern: re.Pattern[str],
