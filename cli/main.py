@@ -38,11 +38,11 @@ EXIT_USER_ERROR = 2
 
 
 EXAMPLES = {
-    "refresh": "evidence refresh --record icml-2026-repro-credits",
+    "refresh": "evidence refresh --due",
     "status": "evidence status --format json",
     "show": "evidence show icml-2026-repro-credits",
     "sql": 'evidence sql "SELECT record_id, grade FROM record_status" --format csv',
-    "sources": "evidence sources --failing",
+    "sources": "evidence sources --due",
     "alerts": "evidence alerts --all --kind changed --since 2026-11-01",
     "server": "evidence server stop",
     "reextract": "evidence reextract --all",
@@ -110,6 +110,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--record", action="append", metavar="ID", help="refresh only this record (repeatable)"
     )
     p.add_argument(
+        "--due",
+        action="store_true",
+        help="fetch only the sources that are due (freshness, change rate, failures, new)",
+    )
+    p.add_argument(
+        "--source",
+        action="append",
+        metavar="[RECORD/]SOURCE",
+        help="fetch this source (repeatable); with --due, besides those due",
+    )
+    p.add_argument(
         "--verbose",
         action="store_true",
         help="list every record in the summary, and show Prefect's own logs",
@@ -127,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("sources", "source health, one row per source")
     p.add_argument("--failing", action="store_true", help="only sources whose last attempt failed")
+    p.add_argument(
+        "--due", action="store_true", help="what a `refresh --due` now would fetch, and why"
+    )
     _format_option(p)
 
     p = command(
@@ -263,7 +277,8 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     from cli.report import report_text
     from flows.commands.run import run_refresh
 
-    print(report_text(run_refresh(config_dir, db, args.record, args.verbose), args.verbose))
+    report = run_refresh(config_dir, db, args.record, args.verbose, args.due, args.source)
+    print(report_text(report, args.verbose))
     return 0
 
 
@@ -299,10 +314,26 @@ def cmd_sql(args: argparse.Namespace) -> int:
 
 
 def cmd_sources(args: argparse.Namespace) -> int:
+    if args.due:
+        return _due_sources(args)
     with _reading(args) as con:
         columns, rows = queries.sources(con, failing=args.failing)
     if not rows and args.format == "table":
         print("no failing source" if args.failing else "no sources")
+        return 0
+    print(_formatted(args.format, columns, rows, max_width=70))
+    return 0
+
+
+def _due_sources(args: argparse.Namespace) -> int:
+    with _reading(args) as con:
+        due = [d for d in queries.due_sources(con) if d.reason is not None]
+    columns = ["record_id", "source_id", "reason", "next_due", "change_rate", "url"]
+    rows: list[tuple[object, ...]] = [
+        (d.record_id, d.source_id, d.reason, d.next_due, d.change_rate, d.url) for d in due
+    ]
+    if not rows and args.format == "table":
+        print("no source is due")
         return 0
     print(_formatted(args.format, columns, rows, max_width=70))
     return 0

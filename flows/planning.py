@@ -4,13 +4,14 @@ URL's page is checked for."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from extractors.values import Render
 from flows.catalog import Catalog, Record
 from flows.fetching import FetchRequest
+from warehouse.queries import Due
 from warehouse.rows import ClaimRow, RecordRow, SourceRow, SourceState
 
 
@@ -66,9 +67,11 @@ def plan_requests(
     states: dict[tuple[str, str], SourceState],
     obey_robots: bool,
     render: Render = Render.HTTP,
+    only: set[tuple[str, str]] | None = None,
 ) -> Plan:
     """One request per distinct URL; conditional only when every source of it agrees and
-    it is fetched over HTTP; rendered in a browser when any source of it asks."""
+    it is fetched over HTTP; rendered in a browser when any source of it asks. `only`:
+    the (record, source) pairs to fetch (those due, or asked for); None: every one."""
     targets: dict[str, list[Target]] = defaultdict(list)
     obey: dict[str, bool] = {}
     redirects: dict[str, bool] = {}
@@ -76,6 +79,8 @@ def plan_requests(
     wait_for: dict[str, str | None] = {}
     for record in records:
         for source in record.config.sources:
+            if only is not None and (record.id, source.source_id) not in only:
+                continue
             url = source.url
             targets[url].append(Target(record.id, source.source_id))
             wants = obey_robots if source.obey_robots is None else source.obey_robots
@@ -110,3 +115,16 @@ def quotes_by_url(records: Iterable[Record]) -> dict[str, tuple[str, ...]]:
                 if claim.sources is None or source.source_id in claim.sources:
                     out[source.url][claim.quote] = None
     return {url: tuple(quotes) for url, quotes in out.items()}
+
+
+def due_pairs(
+    due: Iterable[Due], asked: set[tuple[str, str]]
+) -> tuple[set[tuple[str, str]], Counter[str]]:
+    """The (record, source) pairs a due run fetches, and how many for each reason."""
+    fetch = set(asked)
+    reasons: Counter[str] = Counter({"asked for": len(asked)} if asked else {})
+    for d in due:
+        if d.reason is not None and (d.record_id, d.source_id) not in asked:
+            fetch.add((d.record_id, d.source_id))
+            reasons[d.reason.split(" (")[0]] += 1
+    return fetch, reasons

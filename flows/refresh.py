@@ -28,7 +28,7 @@ from flows.alerting import (
 from flows.catalog import Settings, load_catalog, resolve_db
 from flows.fetching import check_engines
 from flows.pipeline import store_sources
-from flows.planning import catalog_rows, plan_requests, quotes_by_url
+from flows.planning import catalog_rows, due_pairs, plan_requests, quotes_by_url
 from flows.reading import check_scheduler, cluster_runner
 from flows.runtime import Sealed, clock, flush_run_logs, progress, started_at
 from flows.tasks import Extraction, capture_pages, check_and_grade, send_alerts
@@ -49,9 +49,14 @@ from warehouse.lock import refresh_lock
     task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
 )
 def refresh_flow(
-    config_dir: str = "config", db_path: str | None = None, record_ids: list[str] | None = None
+    config_dir: str = "config",
+    db_path: str | None = None,
+    record_ids: list[str] | None = None,
+    due: bool = False,
+    source_ids: list[str] | None = None,
 ) -> RunReport:
-    """Fetch, snapshot, extract, check and grade every (or each named) record.
+    """Fetch, snapshot, extract, check and grade every (or each named) record; `due`:
+    fetch only the sources that are due (and those named by `source_ids`).
 
     Returns the run's report (one summary row per record, what moved, what failed); a
     Cancelled state, without touching anything, when another refresh holds the database.
@@ -60,6 +65,9 @@ def refresh_flow(
     begun = started_at(started)  # the process's start, when the command line marked it
     catalog = load_catalog(Path(config_dir))
     selected = catalog.select(record_ids)
+    asked = catalog.select_sources(source_ids) if source_ids else set()
+    if due and record_ids:  # a record named is asked for, every source of it
+        asked |= {(r.id, s.source_id) for r in selected for s in r.config.sources}
     db = resolve_db(db_path, catalog.settings)
     with ExitStack() as held:
         try:
@@ -75,14 +83,32 @@ def refresh_flow(
         run_id = current_run.id or uuid.uuid4().hex  # Prefect's id: the run in its UI
         # 1. Note the run and the evidence as it stands (alerts compare with it); store the
         #    catalog as loaded; plan one request per distinct URL.
-        with session(db, now=clock.now()) as con:
-            alerts.note_run(con, run_id, clock.now())
+        #    With `due`, only the sources due (store.source_due) and those asked for.
+        now = clock.now()
+        schedule = catalog.settings.schedule
+        with session(db, now=now) as con:
+            alerts.note_run(con, run_id, now)
             before = evidence_state(con)
             store.sync_catalog(con, *catalog_rows(catalog))
+            store.sync_schedule(
+                con,
+                schedule.interval(now).total_seconds(),
+                schedule.kept_margin(now).total_seconds(),
+                schedule.change_threshold,
+            )
             states = store.source_states(con)
+            only, reasons = (
+                due_pairs(queries.due_sources(con), asked) if due else (asked or None, None)
+            )
         fetch = catalog.settings.fetch
-        plan = plan_requests(selected, states, fetch.obey_robots, fetch.render)
+        plan = plan_requests(selected, states, fetch.obey_robots, fetch.render, only)
         progress(f"refreshing {len(selected)} records: {len(plan.requests)} URLs")
+        if reasons is not None:
+            said = ", ".join(f"{n} {why}" for why, n in reasons.most_common())
+            total = sum(len(r.config.sources) for r in selected)
+            progress(
+                f"{sum(reasons.values())} of {total} sources due" + (f": {said}" if said else "")
+            )
         unavailable = check_engines(fetch, plan.requests)  # browser engines elsewhere answer
         # 2. Fetch, read and store every source, checking the claims of each new page.
         stored = store_sources(
@@ -140,7 +166,7 @@ def report_run(db: Path, run_id: str, before: EvidenceState, raised: list[str]) 
         )
 
 
-RefreshFlow = Flow[[str, str | None, list[str] | None], RunReport]
+RefreshFlow = Flow[[str, str | None, list[str] | None, bool, list[str] | None], RunReport]
 
 
 def configured_flow(settings: Settings, config_dir: Path) -> RefreshFlow:

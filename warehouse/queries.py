@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -91,6 +92,22 @@ def run_counts(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, int]:
     """A run's URLs: in all, with a new snapshot, unchanged, failed."""
     columns, rows = run(con, "run_counts.sql", run_id=run_id)
     return dict(zip(columns, rows[0], strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    record_id: str
+    source_id: str
+    url: str
+    reason: str | None  # None: not due
+    next_due: datetime | None
+    change_rate: float | None
+
+
+def due_sources(con: duckdb.DuckDBPyConnection) -> list[Due]:
+    """Every source, with the reason a refresh --due now fetches it (None: it does not)."""
+    _, rows = run(con, "due_sources.sql")
+    return [Due(*row) for row in rows]
 
 
 def has_record(con: duckdb.DuckDBPyConnection, record_id: str) -> bool:

@@ -32,6 +32,14 @@ from warehouse.rows import (
 _FETCH_FIELDS = tuple(f.name for f in fields(FetchRow) if f.name != "content_hash")
 
 
+def sync_schedule(
+    con: duckdb.DuckDBPyConnection, interval_s: float, margin_s: float, threshold: float
+) -> None:
+    """The schedule the due rule plans by (store.source_due), as settings give it now."""
+    con.execute("DELETE FROM store.schedule")
+    con.execute("INSERT INTO store.schedule VALUES (?, ?, ?)", [interval_s, margin_s, threshold])
+
+
 def sync_catalog(
     con: duckdb.DuckDBPyConnection,
     records: Sequence[RecordRow],

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib import metadata
+from itertools import pairwise
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
@@ -135,6 +136,20 @@ class AlertSettings(_Strict):
 
 class ScheduleSettings(_Strict):
     cron: str = "0 6 * * *"
+    mode: Literal["due", "all"] = "due"  # what `serve` fetches: the sources due, or all
+    margin: Duration | None = None  # kept before a record's window ends; None: one interval
+    change_threshold: float = Field(0.5, gt=0, le=1)  # the chance of a change that is due
+
+    def interval(self, now: datetime) -> timedelta:
+        """The time between two scheduled runs, the shortest of the next few."""
+        from cronsim import CronSim
+
+        runs = CronSim(self.cron, now.replace(second=0, microsecond=0))
+        times = [next(runs) for _ in range(4)]
+        return min(b - a for a, b in pairwise(times))
+
+    def kept_margin(self, now: datetime) -> timedelta:
+        return self.margin if self.margin is not None else self.interval(now)
 
     @field_validator("cron")
     @classmethod
@@ -230,6 +245,23 @@ class Catalog:
     settings: Settings
     records: tuple[Record, ...]
     config_dir: Path
+
+    def select_sources(self, ids: list[str]) -> set[tuple[str, str]]:
+        """The (record, source) pairs named by `--source`: RECORD/SOURCE, or a source id
+        (every record's source of that id)."""
+        pairs = {(r.id, s.source_id) for r in self.records for s in r.config.sources}
+        chosen: set[tuple[str, str]] = set()
+        for name in ids:
+            rid, _, sid = name.rpartition("/")
+            found = {p for p in pairs if p[1] == sid and (not rid or p[0] == rid)}
+            if not found:
+                known = {f"{r}/{s}" for r, s in pairs} | {s for _, s in pairs}
+                raise ConfigError(
+                    str(self.config_dir / "records"),
+                    f"no source {name!r}{did_you_mean(name, known)}",
+                )
+            chosen |= found
+        return chosen
 
     def select(self, record_ids: list[str] | None) -> tuple[Record, ...]:
         if not record_ids:

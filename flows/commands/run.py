@@ -21,13 +21,21 @@ if TYPE_CHECKING:  # (imported by the flow, once the server is on its way)
 
 
 def run_refresh(
-    config_dir: Path, db: Path, record_ids: list[str] | None = None, verbose: bool = False
+    config_dir: Path,
+    db: Path,
+    record_ids: list[str] | None = None,
+    verbose: bool = False,
+    due: bool = False,
+    source_ids: list[str] | None = None,
 ) -> RunReport:
-    """Refresh every (or each named) record of the catalog into db; the run's report."""
+    """Refresh every (or each named) record of the catalog into db (`due`: only the
+    sources due, and those named); the run's report."""
     configure_prefect(verbose)
     # A config error, or a Dask scheduler that does not answer, is the one line said.
     catalog = load_catalog(config_dir)
     catalog.select(record_ids)
+    if source_ids:
+        catalog.select_sources(source_ids)
     if catalog.settings.task_runner == "dask":
         from flows.reading import check_scheduler
 
@@ -40,7 +48,9 @@ def run_refresh(
         if catalog.settings.task_runner == "threads" and len(urls) > FEW_PAGES:
             start_workers()  # they import the extractors while the server starts
         api.wait()
-        state = refresh_flow(str(catalog.config_dir), str(db), record_ids, return_state=True)
+        state = refresh_flow(
+            str(catalog.config_dir), str(db), record_ids, due, source_ids, return_state=True
+        )
     if state.is_cancelled():  # cancelled from Prefect's side: the run did not complete
         raise EvidenceError(state.message or f"the refresh of {db} was cancelled")
     return state.result()  # a crash raises here, as it was raised in the flow

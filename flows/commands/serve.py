@@ -18,7 +18,14 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
     """Serve the refresh deployment until stopped; returns the exit code."""
     configure_prefect(verbose)
     _stop_on_signals()
-    parameters = {"config_dir": str(config_dir.resolve()), "db_path": str(db.resolve())}
+    from flows.catalog import load_settings
+
+    due = load_settings(config_dir).schedule.mode == "due"  # fetch what is due, or all
+    parameters = {
+        "config_dir": str(config_dir.resolve()),
+        "db_path": str(db.resolve()),
+        "due": due,
+    }
     try:
         if os.environ.get("PREFECT_API_URL"):
             progress(f"serving on {os.environ['PREFECT_API_URL']}; cron {cron!r}")

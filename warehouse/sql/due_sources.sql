@@ -1,0 +1,25 @@
+-- What a `refresh --due` at evidence_now() fetches: each source with the one reason it is
+-- due, or NULL when it is not. Its claims changed: one of them has no check on its
+-- current page. Never fetched covers a URL changed in the catalog (no fetch of it yet).
+SELECT h.record_id, h.source_id, h.url,
+       CASE WHEN h.last_attempt_at IS NULL THEN 'never fetched'
+            WHEN EXISTS (
+                SELECT 1 FROM store.claims c
+                WHERE c.record_id = h.record_id
+                  AND (c.source_ids IS NULL OR list_contains(c.source_ids, h.source_id))
+                  AND NOT EXISTS (
+                      SELECT 1 FROM store.checks k JOIN store.latest_snapshots l
+                        ON l.record_id = k.record_id AND l.source_id = k.source_id
+                       AND l.snapshot_id = k.snapshot_id
+                      WHERE k.record_id = c.record_id AND k.source_id = h.source_id
+                        AND k.quote = c.quote)
+            ) AND h.reachable THEN 'its claims changed'
+            WHEN NOT h.reachable AND d.retry_due <= evidence_now()
+                THEN 'failing (' || h.consecutive_failures || ' in a row): tried again'
+            WHEN h.reachable AND d.stale_due <= evidence_now()
+                THEN 'its record would go stale before the next run'
+            WHEN h.reachable AND d.change_due <= evidence_now()
+                THEN 'likely changed (' || round(d.change_rate, 3) || ' changes a day)'
+       END AS reason,
+       h.next_due, h.change_rate
+FROM source_health h JOIN store.source_due d USING (record_id, source_id);
