@@ -214,3 +214,27 @@ def test_catalog_is_read_again_after_an_edit_of_the_same_size(tmp_path: Path) ->
     path.write_text(path.read_text().replace("verdict: trial", "verdict: final"))
     edited = load_catalog(config)
     assert edited.records[0].config.fields["verdict"] == "final"
+
+
+def test_schedule_settings_for_what_is_due(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from flows.catalog import load_settings
+
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.yaml").write_text(
+        "schedule: {cron: '0 */6 * * *', mode: all, margin: 2d, change_threshold: 0.1}\n"
+    )
+    schedule = load_settings(config).schedule
+    now = datetime(2026, 12, 1, 7, 30, tzinfo=UTC)
+    assert schedule.mode == "all" and schedule.change_threshold == 0.1
+    assert schedule.interval(now) == timedelta(hours=6)
+    assert schedule.kept_margin(now) == timedelta(days=2)
+    (config / "settings.yaml").write_text("schedule: {cron: '0 6 * * *'}\n")
+    daily = load_settings(config).schedule
+    assert (daily.mode, daily.kept_margin(now)) == ("due", timedelta(days=1))
+    for bad in ("mode: sometimes", "change_threshold: 0", "change_threshold: 1.5", "margin: soon"):
+        (config / "settings.yaml").write_text(f"schedule: {{{bad}}}\n")
+        with pytest.raises(ConfigError):
+            load_settings(config)
