@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
@@ -55,7 +55,8 @@ _FIGURE = (
     rf"( ?(?:{_either([*_CODES, *CURRENCY_WORDS])})\b| ?%| ?per ?cent\b| ?percent\b)?"
 )
 _FIGURE_RE = re.compile(_FIGURE)
-_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3})+")  # "$4.000": dots group thousands in money
+# "$4.000": dots group thousands in money (never after a leading 0: "$0.125" is a price)
+_GROUPED = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,7 @@ def _currency(written: str | None) -> str | None:
 
 
 _MIN_LETTERS_FOR_CHANGED = 3
+_MIN_WORDS_RUN = 4  # characters of a quote's words between figures worth a quick search
 CLOSEST_MIN = 70  # a closest passage scoring less is no hint
 CLOSEST_MIN_CHARS = 12  # a quote shorter than this is found or not; nothing is near it
 _LONG_WORD = re.compile(r"[^\W\d_]{5,}")
@@ -218,6 +220,7 @@ class _Quote:
     folded: str
     figures: tuple[_Figure, ...]
     pattern: re.Pattern[str] | None
+    words: tuple[str, ...] = ()  # its longer runs of words, each on any page it is on
 
     @property
     def wanted(self) -> tuple[float, ...]:
@@ -242,7 +245,8 @@ def _quote(quote: str) -> _Quote:
     if not figures or letters < _MIN_LETTERS_FOR_CHANGED:
         return _Quote(folded, tuple(figures), None)
     pattern = f"({_FIGURE})".join(re.escape(p) for p in pieces)
-    return _Quote(folded, tuple(figures), re.compile(pattern))
+    words = tuple(p.strip() for p in pieces if len(p.strip()) >= _MIN_WORDS_RUN)
+    return _Quote(folded, tuple(figures), re.compile(pattern), words)
 
 
 def match_claim(quote: str, page: NormalizedText | str) -> ClaimCheck:
@@ -291,8 +295,13 @@ def closest_passage(folded_quote: str, page: NormalizedText) -> tuple[str, int] 
 def _match(q: _Quote, page: NormalizedText) -> ClaimCheck:
     if q.pattern is None:
         return _match_literal(q.folded, page, q.wanted)
+    literal = _match_literal(q.folded, page, q.wanted)  # the quote itself is on the page
+    if literal.outcome is CheckOutcome.CONFIRMED:
+        return literal
+    if any(w not in page.folded for w in q.words):
+        return ClaimCheck(CheckOutcome.ABSENT)  # its words are not all there: no figure search
     first_changed: tuple[re.Match[str], tuple[float, ...]] | None = None
-    for m in q.pattern.finditer(page.folded):
+    for m in _near_words(q, q.pattern, page.folded):
         groups = m.groups()
         found = [_Figure.read(*groups[k + 1 : k + 5]) for k in range(0, len(groups), 5)]
         if not all(w.fits(f) for w, f in zip(q.figures, found, strict=True)):
@@ -306,6 +315,28 @@ def _match(q: _Quote, page: NormalizedText) -> ClaimCheck:
         m, values = first_changed
         return ClaimCheck(CheckOutcome.CHANGED, page.span(m.start(), m.end()), values)
     return ClaimCheck(CheckOutcome.ABSENT)
+
+
+def _near_words(q: _Quote, pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """The pattern's matches, searched only around the quote's longest run of words (a
+    pattern that opens on a figure has no literal start to search by: over a long page
+    it would be tried at every character)."""
+    if not q.words:
+        yield from pattern.finditer(text)
+        return
+    longest = max(q.words, key=len)
+    reach = len(q.folded) + 24 * len(q.figures) + 8  # a match holds the run, written longer
+    windows: list[list[int]] = []
+    at = text.find(longest)
+    while at >= 0:
+        start, end = max(0, at - reach), min(len(text), at + len(longest) + reach)
+        if windows and start <= windows[-1][1]:
+            windows[-1][1] = end
+        else:
+            windows.append([start, end])
+        at = text.find(longest, at + 1)
+    for start, end in windows:
+        yield from pattern.finditer(text, start, end)
 
 
 def _match_literal(

@@ -120,7 +120,7 @@ MEASURE_UNITS = (
     "ft yards yard kg kilograms kilogram grams gram lbs lb tons tonnes teraflops teraflop "
     "tflops petaflops fps hz khz mhz ghz mah wh kwh mwh gwh kw mw gw watts watt volts "
     "calories kcal acres acre hectares liters litres liter litre gallons degrees horsepower "
-    "hp lb-ft nm "
+    "hp lb-ft nm oz tbsp tsp ml "
     "kbps mbps gbps megapixels"
 ).split()
 WORD_NUMBERS = {

@@ -45,7 +45,7 @@ _AGE = re.compile(r"[\s-]old\b", re.I)
 _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 # Continental money: "€2.499,00", "1.000.000", "12,50" (dot thousands, comma decimals).
-_EU_NUM = r"\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
+_EU_NUM = r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
 # A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
 _RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
 _START = r"(?<![\w.\-/])"  # not glued to a word: H100, v5e-4, GPT-4
@@ -322,9 +322,8 @@ def _numbers_in(
     for s, e, n in hits:
         if n.kind is NumberKind.DATE and n.date_from is not None:
             if anchor is not None and not _YEAR_WRITTEN.search(n.raw) and not _lean(sentence[:s]):
-                n = replace(
-                    n, date_from=_after(anchor, n.date_from), date_to=_after(anchor, n.date_from)
-                )
+                day = _after(anchor, n.date_from)
+                n = replace(n, date_from=day, date_to=day) if day is not None else n
             anchor = n.date_to
         elif n.kind is NumberKind.DATE_RANGE:
             anchor = n.date_to
@@ -340,18 +339,31 @@ def _numbers_in(
 _GOES_ON = re.compile(r"(?:\bto|,\s*from)\s+$", re.I)
 
 
-def _after(anchor: date, day: date) -> date:
-    """A year-less date in a run of dates: the first such day on or after the one before
-    it ("kicks off June 9th ... concludes October 10th"; a list of tour dates)."""
+def _after(anchor: date, day: date) -> date | None:
+    """A year-less date in a run of dates read in order: the first such day on or after
+    the one before it ("kicks off June 9th ... concludes October 10th"; a list of tour
+    dates), over a new year only from the year's last months to its first ("December 28
+    ... January 3"); None when the run goes back (a list newest first): read on its own."""
     try:
         same = day.replace(year=anchor.year)
-        return same if same >= anchor else day.replace(year=anchor.year + 1)
     except ValueError:  # 29 February
-        return day
+        return None
+    if same >= anchor:
+        return same
+    if anchor.month >= 11 and day.month <= 2:
+        return same.replace(year=anchor.year + 1)
+    return None
 
 
 _FROM = re.compile(r"\bfrom\s+(?:(?:about|around|roughly|nearly|almost|over|under)\s+)?$", re.I)
 _TO = re.compile(r"\s*\bto\s+", re.I)
+# A change told before the "from": "its valuation slashed from", "rose by 37%, from"
+_CHANGE = re.compile(
+    r"\b(?:ris|rose|fell|fall|grew|grow|increas|decreas|reduc|rais|drop|declin|climb|jump|"
+    r"surg|soar|slid|plung|slash|cut|lower|boost|improv|doubl|halv|shr[iu]nk|went|moved|"
+    r"chang|up|down|growth|reduction|increase|decline)\w*\b(?:(?!\bfrom\b).)*\bfrom\s",
+    re.I,
+)
 
 
 def _from_to(
@@ -367,8 +379,14 @@ def _from_to(
     start, end = m.span()
     raw = sentence[start:end]
     joiner = _TO.search(raw)
-    if joiner is None or not _FROM.search(sentence, 0, start):
+    if joiner is None:
         return None
+    first_value = _to_float(m.group("num"), None)
+    second_value = _to_float(m.group("num2"), None)
+    falls = first_value is not None and second_value is not None and second_value < first_value
+    before = sentence[max(0, start - 80) : start]
+    if not falls and not (_FROM.search(before) and _CHANGE.search(before)):
+        return None  # "ranges from $150 to $200", "anywhere from $200 to $500": a range
     cut = start + joiner.start()
     text = sentence if folded is None else fold_case(sentence)
     first = (pattern if folded is None else folded).match(text[:cut], start)

@@ -42,8 +42,8 @@ def extract_page(html: str, url: str | None, fetched_at: datetime) -> PageExtrac
         page.title,
         page.text,
         page.method,
-        # a date without its year takes the page's, as its readers did
-        tuple(extract_numbers(page.text, fetched_at, published_on)),
+        # a date without its year takes the page's (its newest), as its readers did
+        tuple(extract_numbers(page.text, fetched_at, modified_on or published_on)),
         tuple(extract_statuses(page.text, folded)),
         folded,
         published_on,

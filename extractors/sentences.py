@@ -11,7 +11,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'“(\[]?[A-Z0-9$€£])|\n+")
 # A full stop that ends an abbreviation, not a sentence: "Oct. 26", "No. 3", "W. M. Keck".
 _ABBREVIATION = re.compile(
     r"(?:^|[\s(])(?:[A-Z]|(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|no|nos|mr|mrs|"
-    r"ms|dr|st|vs|gov|sen|rep|gen|lt|col|jr|sr|prof)\.?)\.$",
+    r"ms|dr|st|vs|gov|sen|rep|gen|lt|col|jr|sr|prof|rs)\.?)\.$",
     re.I,
 )
 

@@ -28,7 +28,7 @@ _STOP = frozenset(
     must shall should do does did done not no nor never only just also even still already
     more less most least very too quite nearly almost roughly approximately around some
     here there now today tomorrow yesterday ago later earlier each apiece alone total
-    when where why how whether compared according nowadays
+    when where why how whether compared according nowadays anywhere somewhere
     one two three four five six seven eight nine ten away ago back lieu short pretax
     lower higher year-to-date thousand million billion trillion
     start starts started begin begins began
@@ -118,6 +118,10 @@ def subject_of(
 _PRICED = re.compile(
     r"\b(?:for|at|bid|bids|offered|paid|pays|priced at|sold for|sells for|buys?)\s+$", re.I
 )
+# "a diameter of 3,200 miles": the phrase before the "of" the figure follows
+_OF_BEFORE = re.compile(
+    r"([A-Za-z][A-Za-z' -]*?)\s+of\s+(?:about\s+|over\s+|up to\s+|more than\s+)?$"
+)
 _RATE = re.compile(r"\bper\b(?!\s+cent)", re.I)
 _NOTHING = object()  # no rule spoke (None: a rule says there is no subject)
 
@@ -130,9 +134,7 @@ def _next_to(
     if m:
         words = _phrase(_skip_determiners(after[m.end() :]))
         return " ".join(words) if words else _NOTHING
-    m = re.search(
-        r"([A-Za-z][A-Za-z' -]*?)\s+of\s+(?:about\s+|over\s+|up to\s+|more than\s+)?$", before
-    )
+    m = _OF_BEFORE.search(before, max(0, len(before) - 120))
     if m:
         words = _phrase_before(m.group(1))
         head = words[-1].lower() if words else ""
@@ -174,7 +176,7 @@ def _next_to(
 # ranging" (not a noun in -ing: "4k streaming")
 _VERBS_AT_END = re.compile(
     r"(?:\s+(?:is|are|was|were|be|been|being|has|have|had|got|gets))*"
-    r"(?:\s+\w+ed|(?<=s)\s+\w+ing)+$"
+    r"(?:\s+\w+ed|(?<=s)\s+\w+ing|\s+(?:range|ranges|vary|varies|start|starts))+$"
 )
 _PRICES = frozenset("rate fee price cost charge".split())
 # "at speeds at up to 50 km/h", "puts the figure at about $44 million"

@@ -65,6 +65,7 @@ def refresh_flow(
     begun = started_at(started)  # the process's start, when the command line marked it
     catalog = load_catalog(Path(config_dir))
     selected = catalog.select(record_ids)
+    chosen = {r.id for r in selected}
     asked = catalog.select_sources(source_ids) if source_ids else set()
     if due and record_ids:  # a record named is asked for, every source of it
         asked |= {(r.id, s.source_id) for r in selected for s in r.config.sources}
@@ -92,13 +93,15 @@ def refresh_flow(
             store.sync_catalog(con, *catalog_rows(catalog))
             store.sync_schedule(
                 con,
-                schedule.interval(now).total_seconds(),
+                schedule.until_next(now).total_seconds(),
                 schedule.kept_margin(now).total_seconds(),
                 schedule.change_threshold,
             )
             states = store.source_states(con)
             only, reasons = (
-                due_pairs(queries.due_sources(con), asked) if due else (asked or None, None)
+                due_pairs([d for d in queries.due_sources(con) if d.record_id in chosen], asked)
+                if due
+                else (asked or None, None)
             )
         fetch = catalog.settings.fetch
         plan = plan_requests(selected, states, fetch.obey_robots, fetch.render, only)

@@ -151,5 +151,10 @@ def send_alerts(
 
 @task(name="capture-pages", cache_policy=NONE, timeout_seconds=600)
 def capture_pages(db_path: Path, settings: ArchiveSettings, fetch: FetchSettings) -> CaptureReport:
-    """Queue captures of the pages claims rest on and send the archive what is due."""
-    return send_captures(db_path, settings, fetch, clock.now())
+    """Queue captures of the pages claims rest on and send the archive what is due; the
+    archive's trouble is said, never the refresh's (what is queued waits for a later run)."""
+    try:
+        return send_captures(db_path, settings, fetch, clock.now())
+    except Exception as e:  # the archive, its answers, or its queue: the refresh is done
+        progress(f"archive: captures not sent this run ({(str(e).splitlines() or [repr(e)])[0]})")
+        return CaptureReport()

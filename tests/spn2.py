@@ -27,6 +27,7 @@ class SaveServer:
     stuck: set[str] = field(default_factory=set)  # URLs whose job stays pending
     too_many: int = 0  # the next N POSTs are answered 429
     retry_after: str = "120"
+    timestamp: str = "20261201061503"  # what a finished job says it was captured at
     posts: list[tuple[float, str, str | None]] = field(default_factory=list)  # when, url, auth
     jobs: dict[str, Job] = field(default_factory=dict)
 
@@ -74,7 +75,7 @@ class SaveServer:
                     })  # fmt: skip
                 self._answer(200, {
                     "status": "success", "job_id": job_id, "original_url": job.url,
-                    "timestamp": "20261201061503", "duration_sec": 6.2,
+                    "timestamp": server.timestamp, "duration_sec": 6.2,
                 })  # fmt: skip
 
             def _answer(self, status: int, body: dict, headers: dict | None = None) -> None:

@@ -29,8 +29,11 @@ def spn2() -> Iterator[SaveServer]:
     server.close()
 
 
-def catalog(tmp_path: Path, web: WebServer, spn2: SaveServer, per_minute: int = 2) -> Path:
-    """Four records of one primary each: three pages confirm their claim, one does not."""
+def catalog(
+    tmp_path: Path, web: WebServer, spn2: SaveServer, per_minute: int = 2, shared: bool = False
+) -> Path:
+    """Four records of one primary each: three pages confirm their claim, one does not
+    (`shared`: a fifth record cites the first one's page)."""
     records = []
     for r in range(4):
         path = f"/r{r}"
@@ -45,6 +48,11 @@ def catalog(tmp_path: Path, web: WebServer, spn2: SaveServer, per_minute: int = 
               sources: [{{id: p, url: "{web.url(path)}", role: primary}}]
               claims: [{{id: seats, quote: "We offer {r * 10} seats"}}]
             """)
+        )
+    if shared:
+        records.append(
+            f'- id: r4\n  title: Record 4\n  sources: [{{id: p, url: "{web.url("/r0")}", '
+            'role: third-party}]\n  claims: [{id: seats, quote: "We offer 0 seats"}]\n'
         )
     return write_config(
         tmp_path,
@@ -73,11 +81,12 @@ def test_captures_are_sent_once_each_in_order_at_the_rate(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("SPN2_KEY", "access:secret")
-    config = catalog(tmp_path, web, spn2)
+    config = catalog(tmp_path, web, spn2, shared=True)
     db = tmp_path / "w.duckdb"
     urls = [web.url(f"/r{r}") for r in range(3)]
     refresh_at(config, db, T0, monkeypatch)
-    # three confirmed pages queued, the fourth (absent) not; two sent: the rate
+    # three confirmed pages queued (r4's page is r0's: one capture serves both), the fourth
+    # (absent) not; two sent: the rate
     assert [(r, why, state) for r, why, state, _ in captures(db)] == [
         ("r0", "confirmed", "pending"),
         ("r1", "confirmed", "pending"),
@@ -95,6 +104,7 @@ def test_captures_are_sent_once_each_in_order_at_the_rate(
         "r1": "sent, waiting on the archive",
         "r2": "queued",
         "r3": None,
+        "r4": "sent, waiting on the archive",
     }
     refresh_at(config, db, T0 + timedelta(seconds=30), monkeypatch)  # the same minute
     assert spn2.sent() == urls[:2]  # nothing more within the minute
@@ -115,12 +125,16 @@ def test_captures_are_sent_once_each_in_order_at_the_rate(
     assert copies == [
         (f"r{r}", f"{spn2.base}{ARCHIVED}{urls[r]}", datetime(2026, 12, 1, 6, 15, 3, tzinfo=UTC))
         for r in range(3)
-    ]
+    ] + [("r4", f"{spn2.base}{ARCHIVED}{urls[0]}", datetime(2026, 12, 1, 6, 15, 3, tzinfo=UTC))]
 
     capsys.readouterr()
     assert main(["show", "r0", "--config", str(config)]) == 0
     card = capsys.readouterr().out
     assert f"archived copy (2026-12-01): {spn2.base}{ARCHIVED}{urls[0]}" in card
+    assert main(["show", "r4", "--config", str(config)]) == 0  # the same page's copy
+    assert (
+        f"p: archived copy (2026-12-01): {spn2.base}{ARCHIVED}{urls[0]}" in capsys.readouterr().out
+    )
     out = tmp_path / "site"
     assert main(["site", "--config", str(config), "--out", str(out)]) == 0
     page = (out / "records" / "r0.html").read_text()
@@ -180,3 +194,24 @@ def test_without_archive_save_nothing_is_queued(
     )
     refresh_at(config, tmp_path / "w.duckdb", T0, monkeypatch)
     assert captures(tmp_path / "w.duckdb") == []
+
+
+def test_the_archive_step_never_fails_a_refresh(
+    prefect_harness: None,
+    web: WebServer,
+    spn2: SaveServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An answer the sender cannot read (a timestamp of another form) leaves the job
+    pending; a back-off after many errors stays a day at most."""
+    from warehouse.archive import backoff
+
+    assert backoff(1) == timedelta(minutes=5) and backoff(400) == timedelta(days=1)
+    config = catalog(tmp_path, web, spn2, per_minute=10)
+    db = tmp_path / "w.duckdb"
+    spn2.timestamp = "2026-12-01T06:15:03Z"
+    spn2.polls_before_done = 0
+    refresh_at(config, db, T0, monkeypatch)
+    refresh_at(config, db, T0 + timedelta(minutes=2), monkeypatch)
+    assert [state for *_, state, _ in captures(db)] == ["pending"] * 3

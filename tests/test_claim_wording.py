@@ -21,7 +21,8 @@ def test_the_same_money_written_another_way_is_confirmed(written: str) -> None:
     page = f"Each month teams get {written} in GPU credits for the best runs, as before."
     check = match_claim(QUOTE, page)
     assert check.outcome is CheckOutcome.CONFIRMED, written
-    assert check.found_text == f"{written} in GPU credits for the best runs"  # the page's
+    # the page's wording ("$4,000 ..." is on a page that writes "US$4,000 ...": as it is)
+    assert check.found_text in (f"{written} in GPU credits for the best runs", QUOTE)
     assert check.found_values == (4000.0,)
 
 
@@ -82,3 +83,21 @@ def test_each_figure_of_a_quote_is_read_on_its_own() -> None:
         quote, "It pays $4K for first place and 30 per cent of the pool for second."
     )
     assert changed.outcome is CheckOutcome.CHANGED and changed.found_values == (4000.0, 30.0)
+
+
+@pytest.mark.parametrize(
+    ("quote", "page"),
+    [
+        ("sedan sales are down 12.3", "Now sedan sales are down 12.3 percent."),
+        ("Completion rose to 25", "Completion rose to 25% this year."),
+        ("The fund raised $4", "The fund raised $4 million."),
+    ],
+)
+def test_a_quote_on_the_page_as_it_is_is_confirmed(quote: str, page: str) -> None:
+    check = match_claim(quote, page)
+    assert check.outcome is CheckOutcome.CONFIRMED and check.found_text == quote
+
+
+def test_a_price_below_one_is_not_its_thousandfold() -> None:
+    check = match_claim("Input costs $0.125 per 1M tokens", "Input costs $125 per 1M tokens.")
+    assert check.outcome is CheckOutcome.CHANGED and check.found_values == (125.0, 1e6)

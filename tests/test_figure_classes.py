@@ -148,3 +148,36 @@ def test_figures_inside_names_are_not_figures(text: str) -> None:
 )
 def test_a_subject_names_what_the_figure_measures(text: str, raw: str, subject: str | None) -> None:
     assert one(text, raw).subject == subject
+
+
+def test_a_list_newest_first_stays_in_its_year() -> None:
+    text = "Updates\n\nDecember 12: a new plan\n\nNovember 3: the old plan\n\nOctober 1: a draft"
+    found = [n.date_from for n in extract_numbers(text, NOW, date(2026, 12, 14))]
+    assert found == [date(2026, 12, 12), date(2026, 11, 3), date(2026, 10, 1)]
+    text = "Dates\n\nDecember 28 – Boston\n\nJanuary 3 – Miami"  # over a new year
+    assert [n.date_from for n in extract_numbers(text, NOW, date(2026, 11, 14))] == [
+        date(2026, 12, 28),
+        date(2027, 1, 3),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "figures"),
+    [
+        ("Rooms range from $150 to $200 a night.", [(150, 200)]),
+        ("It costs anywhere from $200 to $500.", [(200, 500)]),
+        ("Inflation fell 3% to 2% this year.", [(3, None), (2, None)]),  # a fall, not a range
+        ("The price rose from $10 to $12.", [(10, None), (12, None)]),
+    ],
+)
+def test_from_one_value_to_another_a_range_or_a_change(text: str, figures: list) -> None:
+    assert [(n.value, n.value_end) for n in extract_numbers(text, NOW)] == figures
+
+
+def test_prices_below_one_and_kitchen_measures() -> None:
+    assert one("Input costs $0.125 per 1M tokens.", "$0.125").value == 0.125
+    assert one("The grant is Rs. 18 lakh per year.", "Rs. 18 lakh").value == 1_800_000
+    assert [(n.value, n.unit) for n in extract_numbers("Add 4 oz butter and 2 tsp salt.", NOW)] == [
+        (4, "oz"),
+        (2, "tsp"),
+    ]

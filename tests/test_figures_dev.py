@@ -95,7 +95,8 @@ def _page(key: str) -> tuple[str, date | None]:
     html = gzip.decompress((CORPUS / "html" / f"{key}.html.gz").read_bytes()).decode(
         "utf-8", "replace"
     )
-    return truth["articleBody"], own_dates(html, truth["articleBody"], FETCHED_AT)[0]
+    published, modified = own_dates(html, truth["articleBody"], FETCHED_AT)
+    return truth["articleBody"], modified or published  # as extract_page reads the page
 
 
 _TRUTH: dict = {}

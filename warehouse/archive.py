@@ -150,4 +150,4 @@ def hold(con: duckdb.DuckDBPyConnection, until: datetime) -> None:
 
 def backoff(attempts: int) -> timedelta:
     """The wait before sending a capture again: growing with its attempts, a day at most."""
-    return min(timedelta(minutes=5) * 2 ** max(0, attempts - 1), timedelta(days=1))
+    return min(timedelta(minutes=5) * 2 ** min(max(0, attempts - 1), 10), timedelta(days=1))

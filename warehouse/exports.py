@@ -98,14 +98,25 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
                 "mediatype": media,
                 "schema": {
                     "fields": [
-                        {"name": name, "type": _frictionless(kind)}
-                        | ({"format": "json"} if fmt == "csv" and kind.endswith("[]") else {})
+                        {"name": name, "type": _frictionless(kind)} | _format(fmt, kind)
                         for name, kind in fields
                     ]
                 },
             }
         )
     return resources
+
+
+def _format(fmt: str, kind: str) -> dict[str, str]:
+    """A field's Table Schema format where the file writes it otherwise than the default:
+    DuckDB writes times as "2026-12-01 06:00:00+00" in text; CSV holds lists as JSON."""
+    if fmt == "parquet":
+        return {}
+    if _frictionless(kind) in ("datetime", "date"):
+        return {"format": "any"}
+    if fmt == "csv" and _frictionless(kind) in ("array", "object"):
+        return {"format": "json"}
+    return {}
 
 
 def _quoted(path: Path) -> str:

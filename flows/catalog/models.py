@@ -148,6 +148,13 @@ class ScheduleSettings(_Strict):
         times = [next(runs) for _ in range(4)]
         return min(b - a for a, b in pairwise(times))
 
+    def until_next(self, now: datetime) -> timedelta:
+        """The time from `now` to the next scheduled run (a weekday cron's Friday run: three
+        days)."""
+        from cronsim import CronSim
+
+        return next(CronSim(self.cron, now.replace(second=0, microsecond=0))) - now
+
     def kept_margin(self, now: datetime) -> timedelta:
         return self.margin if self.margin is not None else self.interval(now)
 

@@ -11,6 +11,7 @@ a later run; a capture the archive answered is never sent again.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -24,6 +25,7 @@ from warehouse.db import session
 from warehouse.pause import pause_point
 
 TIMEOUT_S = 15.0  # per request to the archive
+BUDGET_S = 45.0  # the whole step, a run: what is left waits for the next
 POLL_AFTER = timedelta(minutes=1)  # a job still pending is asked after again
 
 
@@ -52,10 +54,15 @@ def send_captures(
     key = os.environ.get(settings.key_env or "", "") if settings.key_env else ""
     if key:
         headers["Authorization"] = f"LOW {key}"
+    deadline = time.monotonic() + BUDGET_S
     with httpx.Client(timeout=TIMEOUT_S, headers=headers, follow_redirects=True) as client:
         for capture in polls:
+            if time.monotonic() > deadline:
+                break
             done += _ask(client, db, settings.save, capture, now)
         for capture in todo:
+            if time.monotonic() > deadline:
+                break
             with session(db, now=now) as con:
                 archive.sending(con, capture.capture_id, now)
             answer = _send(client, db, settings.save, capture, now)
@@ -81,7 +88,7 @@ def _send(
     when it asked to be left alone for a while (429)."""
     try:
         response = client.post(f"{base}/save", data={"url": capture.url})
-    except httpx.HTTPError as e:
+    except (httpx.HTTPError, httpx.InvalidURL) as e:
         return _retry(db, capture, now, f"archive did not answer: {_first_line(e)}")
     if response.status_code == 429:
         wait = _retry_after(response.headers.get("Retry-After"))
@@ -104,14 +111,14 @@ def _ask(client: httpx.Client, db: Path, base: str, capture: archive.Capture, no
     """Ask after one job: 1 when it is archived."""
     try:
         response = client.get(f"{base}/save/status/{capture.job_id}")
-    except httpx.HTTPError as e:
+    except (httpx.HTTPError, httpx.InvalidURL) as e:
         with session(db, now=now) as con:
             archive.later(con, capture.capture_id, now + POLL_AFTER, _first_line(e), again=False)
         return 0
     status = _json(response)
     state = status.get("status")
-    if state == "success" and status.get("timestamp"):
-        when = datetime.strptime(str(status["timestamp"]), "%Y%m%d%H%M%S").replace(tzinfo=UTC)
+    when = _timestamp(status.get("timestamp"))
+    if state == "success" and when is not None:
         original = status.get("original_url") or capture.url
         with session(db, now=now) as con:
             archive.archived(
@@ -139,6 +146,14 @@ def _retry(db: Path, capture: archive.Capture, now: datetime, error: str) -> int
             again=True,
         )
     return 0
+
+
+def _timestamp(value: object) -> datetime | None:
+    """A Wayback timestamp (YYYYMMDDhhmmss, UTC), or None."""
+    try:
+        return datetime.strptime(str(value), "%Y%m%d%H%M%S").replace(tzinfo=UTC)
+    except ValueError:
+        return None
 
 
 def _retry_after(value: str | None) -> timedelta:

@@ -2,7 +2,7 @@
 -- each source's change rate, estimated from its own fetches and snapshots; and when it is
 -- next due, in `source_health`.
 CREATE TABLE store.schedule (
-    interval_s DOUBLE NOT NULL,        -- between two scheduled runs (schedule.cron)
+    interval_s DOUBLE NOT NULL,        -- to the next scheduled run, from the last refresh (schedule.cron)
     margin_s DOUBLE NOT NULL,          -- schedule.margin
     change_threshold DOUBLE NOT NULL   -- schedule.change_threshold
 );

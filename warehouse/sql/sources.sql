@@ -13,9 +13,9 @@ SELECT h.record_id, h.source_id, h.role, h.last_outcome, h.last_http_status, h.l
        h.url
 FROM source_health h
 LEFT JOIN (
-    SELECT record_id, source_id, arg_max(state, capture_id) AS state,
+    SELECT url, arg_max(state, capture_id) AS state,
            arg_max(archived_at, capture_id) AS archived_at, arg_max(next_at, capture_id) AS next_at
-    FROM store.captures GROUP BY record_id, source_id
-) c USING (record_id, source_id)
+    FROM store.captures GROUP BY url
+) c ON c.url = h.url  -- (one capture serves every source of a URL)
 WHERE NOT $failing
    OR (h.last_outcome IS NOT NULL AND h.last_outcome NOT IN ('ok', 'not_modified'));
