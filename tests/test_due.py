@@ -175,7 +175,17 @@ def test_refresh_due_fetches_what_is_due_and_says_why(
     config = _catalog(tmp_path, web, quote_b="We offer 20 seats this year")
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + 2 * DAY).isoformat())
     from cli.main import main
+    from flows.catalog import load_catalog
+    from flows.planning import catalog_rows
+    from warehouse.store import sync_catalog
 
+    con = connect(db)  # the catalog as the next refresh will store it: b1 has a new quote
+    try:
+        sync_catalog(con, *catalog_rows(load_catalog(config)))
+        b1_due = con.execute("SELECT next_due FROM source_health WHERE source_id = 'b1'").fetchone()
+    finally:
+        con.close()
+    assert b1_due == (T0,)  # due since its last fetch
     assert main(["refresh", "--due", "--source", "a/a1", "--config", str(config)]) == 0
     assert web.hits["/a1"] == hits["/a1"] + 1 and web.hits["/b1"] == hits["/b1"] + 1
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + 15 * DAY + timedelta(hours=1)).isoformat())

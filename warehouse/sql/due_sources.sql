@@ -5,17 +5,7 @@
 -- is counted from come a few seconds after their run's start.
 SELECT h.record_id, h.source_id, h.url,
        CASE WHEN h.last_attempt_at IS NULL THEN 'never fetched'
-            WHEN EXISTS (
-                SELECT 1 FROM store.claims c
-                WHERE c.record_id = h.record_id
-                  AND (c.source_ids IS NULL OR list_contains(c.source_ids, h.source_id))
-                  AND NOT EXISTS (
-                      SELECT 1 FROM store.checks k JOIN store.latest_snapshots l
-                        ON l.record_id = k.record_id AND l.source_id = k.source_id
-                       AND l.snapshot_id = k.snapshot_id
-                      WHERE k.record_id = c.record_id AND k.source_id = h.source_id
-                        AND k.quote = c.quote)
-            ) AND h.reachable THEN 'its claims changed'
+            WHEN d.claims_changed AND h.reachable THEN 'its claims changed'
             WHEN NOT h.reachable AND d.retry_due <= t.soon
                 THEN 'failing (' || h.consecutive_failures || ' in a row): tried again'
             WHEN h.reachable AND d.stale_due <= t.soon
