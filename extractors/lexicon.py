@@ -192,3 +192,16 @@ PLURAL_NOUNS = frozenset(
     """people children men women staff police personnel cattle feet teeth mice geese
     data media crew alumni fish sheep deer aircraft offspring""".split()
 )
+# Verbs that tell a figure's change ("rose by 37 percent", "slashed from $47 billion"):
+# the subject of one is what the figure measures, and "from X to Y" after one is two
+# figures, not a range.
+CHANGE_VERBS = frozenset(
+    """rose rise rises risen rising fell fall falls fallen falling grew grow grows grown
+    growing increased increase increases increasing decreased decrease decreases decreasing
+    dropped drop drops dropping declined decline declines declining jumped jump jumps
+    climbed climb climbs surged surge surges soared soar soars slid slide slides plunged
+    plunge plunges slashed slash slashes cut cuts lowered lower lowers raised raise raises
+    reduced reduce reduces reducing boosted boost boosts improved improve improves doubled
+    double doubles halved halve halves shrank shrunk shrink shrinks went moved changed
+    changes""".split()
+)

@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta
 
 from extractors.lexicon import (
     AMBIGUOUS_WORDS,
+    CHANGE_VERBS,
     CURRENCY_CODES,
     CURRENCY_SYMBOLS,
     CURRENCY_WORDS,
@@ -359,9 +360,8 @@ _FROM = re.compile(r"\bfrom\s+(?:(?:about|around|roughly|nearly|almost|over|unde
 _TO = re.compile(r"\s*\bto\s+", re.I)
 # A change told before the "from": "its valuation slashed from", "rose by 37%, from"
 _CHANGE = re.compile(
-    r"\b(?:ris|rose|fell|fall|grew|grow|increas|decreas|reduc|rais|drop|declin|climb|jump|"
-    r"surg|soar|slid|plung|slash|cut|lower|boost|improv|doubl|halv|shr[iu]nk|went|moved|"
-    r"chang|up|down|growth|reduction|increase|decline)\w*\b(?:(?!\bfrom\b).)*\bfrom\s",
+    rf"\b(?:{'|'.join(sorted(CHANGE_VERBS | {'up', 'down', 'growth', 'reduction'}))})\b"
+    r"(?:(?!\bfrom\b).)*\bfrom\s",
     re.I,
 )
 

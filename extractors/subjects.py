@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.lexicon import SCALES, WORD_NUMBERS
+from extractors.lexicon import CHANGE_VERBS, SCALES, WORD_NUMBERS
 from extractors.values import NumberKind
 
 # Words that end (or, at its start, rule out) a noun phrase.
@@ -183,12 +183,15 @@ _PRICES = frozenset("rate fee price cost charge".split())
 _AT = re.compile(r"\s+at\s+$", re.I)
 
 
-_CHANGE_VERBS = (
-    "rose rise rises risen fell fall falls fallen increased increases decreased decreases "
-    "grew grows dropped drops declined declines jumped climbed surged soared slid plunged "
-    "reached reaches totalled totaled totals stood stands is was are were hit started starts "
-    "cost costs amounted averaged averages topped exceeded doubled ranged ranges sits sat"
-).split()
+# Verbs of change (the lexicon's, as "rose by") and of being or amounting to
+_CHANGE_VERBS = sorted(
+    (CHANGE_VERBS - {"cut", "cuts", "lower", "double", "raise", "reduce", "boost", "improve"})
+    | set(
+        "reached reaches totalled totaled totals stood stands is was are were hit started "
+        "starts cost costs amounted averaged averages topped exceeded ranged ranges sits "
+        "sat".split()
+    )
+)
 _LEADING = (
     r"(?:\s+(?:by|at|to|from|around|about|nearly|almost|over|under|up|just|only|roughly|"
     r"some|approximately|more|less|than|least|[“\"]?\w+ly[”\"]?))*\s*$"
