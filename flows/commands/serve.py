@@ -7,6 +7,8 @@ Prefect server runs for as long as this does: SIGTERM or Ctrl-C stop everything.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import signal
 from pathlib import Path
@@ -18,6 +20,9 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
     """Serve the refresh deployment until stopped; returns the exit code."""
     configure_prefect(verbose)
     _stop_on_signals()
+    # Stopped while a run's control channel is being answered, asyncio logs the cancelled
+    # handler's CancelledError with a traceback; stopping cancels it on purpose.
+    logging.getLogger("asyncio").addFilter(_not_cancelled)
     from flows.catalog import load_settings
 
     due = load_settings(config_dir).schedule.mode == "due"  # fetch what is due, or all
@@ -41,6 +46,10 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
         pass  # (Prefect's serve returns on one itself, or lets it through)
     progress("stopped")  # serving ends only when it is stopped
     return 0
+
+
+def _not_cancelled(record: logging.LogRecord) -> bool:
+    return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
 
 
 def _stop_on_signals() -> None:
