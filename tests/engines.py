@@ -138,7 +138,17 @@ def devtools_chromium(root: Path) -> Engine:
     if not active.exists():
         engine.stop()
         raise RuntimeError("Chromium gave no DevTools port")
-    engine.url = f"cdp+http://127.0.0.1:{active.read_text().split()[0]}"
+    port = active.read_text().split()[0]
+    # the port file comes before the endpoint answers: wait until it does
+    import urllib.request
+
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=2):
+                break
+        except OSError:
+            time.sleep(0.1)
+    engine.url = f"cdp+http://127.0.0.1:{port}"
     return engine
 
 
