@@ -20,8 +20,14 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from extractors.lexicon import CURRENCY_CODES, CURRENCY_SYMBOLS, CURRENCY_WORDS, SCALES
-from extractors.numbers import name_numbers
+from extractors.lexicon import (
+    CURRENCY_CODES,
+    CURRENCY_SYMBOLS,
+    CURRENCY_WORDS,
+    SCALES,
+    currency_code,
+)
+from extractors.numbers import name_numbers, value_of
 from extractors.values import CheckOutcome, ClaimCheck
 
 _FOLD = str.maketrans(
@@ -55,8 +61,6 @@ _FIGURE = (
     rf"( ?(?:{_either([*_CODES, *CURRENCY_WORDS])})\b| ?%| ?per ?cent\b| ?percent\b)?"
 )
 _FIGURE_RE = re.compile(_FIGURE)
-# "$4.000": dots group thousands in money (never after a leading 0: "$0.125" is a price)
-_GROUPED = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +77,10 @@ class _Figure:
         percent = after == "%" or "cent" in after
         code = None if percent or not after else after
         sign = (sign or "").strip()
-        currency = _currency(sign) or _currency(code)
-        if currency and not scale and _GROUPED.fullmatch(number):
-            value = float(number.replace(".", ""))
-        else:
-            value = float(number)
-        if scale:
-            value *= SCALES[scale.strip()]
+        currency = currency_code(sign) or currency_code(code)
+        # dots group thousands only in money written without a scale ("$4.000")
+        value = value_of(number, scale.strip() if scale else None, bool(currency and not scale))
+        assert value is not None  # (the pattern's number is digits)
         return cls(value, currency, percent)
 
     def same(self, other: _Figure) -> bool:
@@ -94,17 +95,6 @@ class _Figure:
         if self.percent != other.percent:
             return False
         return self.currency is None or other.currency is not None
-
-
-def _currency(written: str | None) -> str | None:
-    if not written:
-        return None
-    written = written.strip()
-    return (
-        CURRENCY_SYMBOLS.get(written)
-        or CURRENCY_WORDS.get(written)
-        or (written.upper() if written in _CODES else None)
-    )
 
 
 _MIN_LETTERS_FOR_CHANGED = 3

@@ -69,6 +69,21 @@ CURRENCY_WORDS = {
     "yen": "JPY",
     "francs": "CHF",
 }
+
+
+def currency_code(written: str | None) -> str | None:
+    """The ISO code of a currency as written before or after an amount ("US$", "Rs.",
+    "euros", "chf"), or None."""
+    if not written:
+        return None
+    w = written.strip().lower()
+    return (
+        CURRENCY_SYMBOLS.get(w)
+        or CURRENCY_WORDS.get(w)
+        or (w.upper() if w.upper() in CURRENCY_CODES else None)
+    )
+
+
 SCALES = {
     "k": 1e3,
     "thousand": 1e3,

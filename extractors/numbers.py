@@ -16,8 +16,6 @@ from extractors.lexicon import (
     AMBIGUOUS_WORDS,
     CHANGE_VERBS,
     CURRENCY_CODES,
-    CURRENCY_SYMBOLS,
-    CURRENCY_WORDS,
     DURATION_UNITS,
     FUTURE_WORDS,
     MEASURE_UNITS,
@@ -31,6 +29,7 @@ from extractors.lexicon import (
     SIZE_UNITS,
     VERSION_WORDS,
     WORD_NUMBERS,
+    currency_code,
 )
 from extractors.sentences import split_sentences
 from extractors.subjects import STOP_WORDS, subject_of
@@ -381,8 +380,8 @@ def _from_to(
     joiner = _TO.search(raw)
     if joiner is None:
         return None
-    first_value = _to_float(m.group("num"), None)
-    second_value = _to_float(m.group("num2"), None)
+    first_value = value_of(m.group("num"), None)
+    second_value = value_of(m.group("num2"), None)
     falls = first_value is not None and second_value is not None and second_value < first_value
     before = sentence[max(0, start - 80) : start]
     if not falls and not (_FROM.search(before) and _CHANGE.search(before)):
@@ -520,11 +519,11 @@ def _build(
     num = _group(m, "num")
     # "$10-20 million": a scale written once, after the range, scales both ends
     grouped = kind is not NumberKind.PERCENT  # "€2.499,00", "40.000 Besucher"; not "2.315%"
-    value = _to_float(num, g.get("scale") or (g.get("scale2") if g.get("num2") else None), grouped)
+    value = value_of(num, g.get("scale") or (g.get("scale2") if g.get("num2") else None), grouped)
     if value is None:
         return None
     value_end = (
-        _to_float(g["num2"], g.get("scale2") or g.get("scale"), grouped) if g.get("num2") else None
+        value_of(g["num2"], g.get("scale2") or g.get("scale"), grouped) if g.get("num2") else None
     )
     qualifier = (g.get("qual") or "").lower() or None
     if qualifier == "~":
@@ -536,8 +535,7 @@ def _build(
         qualifier = f"per {per.lower()}"
     if kind is NumberKind.MONEY:
         cur = _group(m, "cur").strip()
-        currency = CURRENCY_SYMBOLS.get(cur.lower()) or CURRENCY_WORDS.get(cur.lower())
-        currency = currency or cur.upper()
+        currency = currency_code(cur) or cur.upper()
         unit = per.lower() if per else None
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, currency, qualifier)
     if kind is NumberKind.PERCENT:
@@ -576,8 +574,9 @@ def _is_year(num: str, scale: str | None) -> bool:
     return scale is None and re.fullmatch(_YEAR, num) is not None
 
 
-def _to_float(num: str | None, scale: str | None, continental: bool = False) -> float | None:
-    """The number's value; `continental`: dots may group thousands ("€1.000.000")."""
+def value_of(num: str | None, scale: str | None, continental: bool = False) -> float | None:
+    """A number's value as written, times its scale; `continental`: dots may group
+    thousands ("€1.000.000", never "$0.125"). Claim checks read figures by it too."""
     if num is None:
         return None
     if num.lower() in WORD_NUMBERS:

@@ -21,7 +21,7 @@ import httpx
 from flows.catalog import ArchiveSettings, FetchSettings
 from flows.runtime import progress
 from warehouse import archive
-from warehouse.db import session
+from warehouse.db import Connection, session
 from warehouse.pause import pause_point
 
 TIMEOUT_S = 15.0  # per request to the archive
@@ -41,38 +41,38 @@ def send_captures(
     db: Path, settings: ArchiveSettings, fetch: FetchSettings, now: datetime
 ) -> CaptureReport:
     """Queue what the run confirmed or changed, ask after the jobs sent before, and send
-    what the rate allows; never raises for the archive's sake."""
+    what the rate allows; never raises for the archive's sake. One connection for the
+    step: each answer is written (committed) the moment it comes."""
     if settings.save is None:
         return CaptureReport()
-    with session(db, now=now) as con:
-        queued = archive.queue(con, now)
-        polls = archive.waiting_on_archive(con, now)
-        room = settings.per_minute - archive.sent_since(con, now - timedelta(minutes=1))
-        todo = archive.due(con, now, room)
-    sent = done = 0
     headers = {"Accept": "application/json", "User-Agent": fetch.user_agent}
     key = os.environ.get(settings.key_env or "", "") if settings.key_env else ""
     if key:
         headers["Authorization"] = f"LOW {key}"
+    sent = done = 0
     deadline = time.monotonic() + BUDGET_S
-    with httpx.Client(timeout=TIMEOUT_S, headers=headers, follow_redirects=True) as client:
+    with (
+        session(db, now=now) as con,
+        httpx.Client(timeout=TIMEOUT_S, headers=headers, follow_redirects=True) as client,
+    ):
+        queued = archive.queue(con, now)
+        polls = archive.waiting_on_archive(con, now)
+        room = settings.per_minute - archive.sent_since(con, now - timedelta(minutes=1))
+        todo = archive.due(con, now, room)
         for capture in polls:
             if time.monotonic() > deadline:
                 break
-            done += _ask(client, db, settings.save, capture, now)
+            done += _ask(client, con, settings.save, capture, now)
         for capture in todo:
             if time.monotonic() > deadline:
                 break
-            with session(db, now=now) as con:
-                archive.sending(con, capture.capture_id, now)
-            answer = _send(client, db, settings.save, capture, now)
+            archive.sending(con, capture.capture_id, now)
+            answer = _send(client, con, settings.save, capture, now)
             if answer is None:
                 break  # the archive asked us to wait: the rest wait with it
             sent += answer
             pause_point("archive")  # tests kill a run here, between two captures
-    with session(db, now=now) as con:
-        waiting = archive.waiting(con)
-    report = CaptureReport(queued, sent, done, waiting)
+        report = CaptureReport(queued, sent, done, archive.waiting(con))
     if queued or sent or done or polls:
         progress(
             f"archive: {report.queued} capture(s) queued, {report.sent} sent, "
@@ -82,69 +82,60 @@ def send_captures(
 
 
 def _send(
-    client: httpx.Client, db: Path, base: str, capture: archive.Capture, now: datetime
+    client: httpx.Client, con: Connection, base: str, capture: archive.Capture, now: datetime
 ) -> int | None:
     """Send one capture: 1 when the archive took it, 0 when it failed (backed off), None
     when it asked to be left alone for a while (429)."""
     try:
         response = client.post(f"{base}/save", data={"url": capture.url})
     except (httpx.HTTPError, httpx.InvalidURL) as e:
-        return _retry(db, capture, now, f"archive did not answer: {_first_line(e)}")
+        return _retry(con, capture, now, f"archive did not answer: {_first_line(e)}")
     if response.status_code == 429:
         wait = _retry_after(response.headers.get("Retry-After"))
-        with session(db, now=now) as con:  # the archive's limit holds for every capture
-            archive.later(con, capture.capture_id, now + wait, "429 from the archive", again=True)
-            archive.hold(con, now + wait)
+        archive.later(con, capture.capture_id, now + wait, "429 from the archive", again=True)
+        archive.hold(con, now + wait)  # the archive's limit holds for every capture
         return None
-    job = _json(response).get("job_id") if response.is_success else None
+    answer = _json(response)
+    job = answer.get("job_id") if response.is_success else None
     if not isinstance(job, str) or not job:
-        error = f"HTTP {response.status_code}" + (
-            f": {_json(response).get('message')}" if _json(response).get("message") else ""
+        message = answer.get("message")
+        return _retry(
+            con, capture, now, f"HTTP {response.status_code}" + (f": {message}" if message else "")
         )
-        return _retry(db, capture, now, error)
-    with session(db, now=now) as con:
-        archive.answered(con, capture.capture_id, job)
+    archive.answered(con, capture.capture_id, job)
     return 1
 
 
-def _ask(client: httpx.Client, db: Path, base: str, capture: archive.Capture, now: datetime) -> int:
+def _ask(
+    client: httpx.Client, con: Connection, base: str, capture: archive.Capture, now: datetime
+) -> int:
     """Ask after one job: 1 when it is archived."""
     try:
         response = client.get(f"{base}/save/status/{capture.job_id}")
     except (httpx.HTTPError, httpx.InvalidURL) as e:
-        with session(db, now=now) as con:
-            archive.later(con, capture.capture_id, now + POLL_AFTER, _first_line(e), again=False)
+        archive.later(con, capture.capture_id, now + POLL_AFTER, _first_line(e), again=False)
         return 0
     status = _json(response)
-    state = status.get("status")
     when = _timestamp(status.get("timestamp"))
-    if state == "success" and when is not None:
+    if status.get("status") == "success" and when is not None:
         original = status.get("original_url") or capture.url
-        with session(db, now=now) as con:
-            archive.archived(
-                con, capture.capture_id, f"{base}/web/{status['timestamp']}/{original}", when
-            )
+        url = f"{base}/web/{status['timestamp']}/{original}"
+        archive.archived(con, capture.capture_id, url, when)
         return 1
-    if state == "error" or (response.status_code >= 400 and response.status_code != 429):
-        error = str(
-            status.get("message") or status.get("status_ext") or f"HTTP {response.status_code}"
-        )
-        _retry(db, capture, now, f"the archive failed: {error}")
-        return 0
-    with session(db, now=now) as con:  # pending (or a 429): ask again later
-        archive.later(con, capture.capture_id, now + POLL_AFTER, None, again=False)
+    if status.get("status") == "error" or (
+        response.status_code >= 400 and response.status_code != 429
+    ):
+        error = status.get("message") or status.get("status_ext") or f"HTTP {response.status_code}"
+        return _retry(con, capture, now, f"the archive failed: {error}")
+    # pending (or a 429): ask again later
+    archive.later(con, capture.capture_id, now + POLL_AFTER, None, again=False)
     return 0
 
 
-def _retry(db: Path, capture: archive.Capture, now: datetime, error: str) -> int:
-    with session(db, now=now) as con:
-        archive.later(
-            con,
-            capture.capture_id,
-            now + archive.backoff(capture.attempts + 1),
-            error[:300],
-            again=True,
-        )
+def _retry(con: Connection, capture: archive.Capture, now: datetime, error: str) -> int:
+    """Send it anew after its back-off."""
+    at = now + archive.backoff(capture.attempts + 1)
+    archive.later(con, capture.capture_id, at, error[:300], again=True)
     return 0
 
 
