@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import gc
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -30,7 +31,7 @@ from flows.catalog import (
 )
 from flows.runtime import clock, mark_start
 from warehouse import queries
-from warehouse.db import Connection, session
+from warehouse.db import Connection, check_database_file, session
 from warehouse.errors import EvidenceError, WarehouseMissing
 from warehouse.lock import ensure_no_refresh
 
@@ -119,6 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="[RECORD/]SOURCE",
         help="fetch this source (repeatable); with --due, besides those due",
+    )
+    p.add_argument(
+        "--prune",
+        action="store_true",
+        help="let the catalog lack records the database holds: they leave the views "
+        "(their history is kept, and comes back with them)",
     )
     p.add_argument(
         "--verbose",
@@ -273,11 +280,17 @@ def _reading(args: argparse.Namespace) -> AbstractContextManager[Connection]:
 def cmd_refresh(args: argparse.Namespace) -> int:
     config_dir = config_dir_from(args.config)
     db = resolve_db(args.db, load_settings(config_dir))
+    if (args.db or os.environ.get("EVIDENCE_DB")) and not db.parent.is_dir():
+        # a typo in a path given is said, not made into a new warehouse
+        raise EvidenceError(f"no directory {db.parent} for the database {db}: make it first")
+    check_database_file(db)
     ensure_no_refresh(db)  # a second refresh exits at once, before Prefect starts
     from cli.report import report_text
     from flows.commands.run import run_refresh
 
-    report = run_refresh(config_dir, db, args.record, args.verbose, args.due, args.source)
+    report = run_refresh(
+        config_dir, db, args.record, args.verbose, args.due, args.source, prune=args.prune
+    )
     print(report_text(report, args.verbose))
     return 0
 
@@ -557,7 +570,10 @@ def cmd_accept(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     db = resolve_db(args.db, catalog.settings)
+    from flows.commands.run import check_served
     from flows.commands.serve import serve
+
+    check_served(catalog, db if check_database_file(db) else None, prune=False)
 
     return serve(catalog.config_dir, db, catalog.settings.schedule.cron, args.verbose)
 

@@ -90,7 +90,7 @@ def refresh_flow(
         with session(db, now=now) as con:
             alerts.note_run(con, run_id, now)
             before = evidence_state(con)
-            store.sync_catalog(con, *catalog_rows(catalog))
+            store.sync_catalog(con, *catalog_rows(catalog), str(catalog.config_dir.resolve()), now)
             store.sync_schedule(
                 con,
                 schedule.until_next(now).total_seconds(),

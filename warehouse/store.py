@@ -45,9 +45,18 @@ def sync_catalog(
     records: Sequence[RecordRow],
     sources: Sequence[SourceRow],
     claims: Sequence[ClaimRow],
+    config_dir: str | None = None,
+    now: datetime | None = None,
 ) -> None:
-    """Replace the stored catalog with the config just loaded (history is kept)."""
+    """Replace the stored catalog with the config just loaded (history is kept), and
+    remember the config directory it came from."""
     with transaction(con):
+        if config_dir is not None:
+            con.execute("DELETE FROM store.catalog_origin")
+            con.execute(
+                "INSERT INTO store.catalog_origin VALUES (?, coalesce(?, now()))",
+                [config_dir, now],
+            )
         con.execute("DELETE FROM store.records")
         con.execute("DELETE FROM store.sources")
         con.execute("DELETE FROM store.claims")

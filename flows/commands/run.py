@@ -11,10 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flows.catalog import load_catalog
-from flows.runtime import configure_prefect, prefect_api
+from flows.catalog import Catalog, load_catalog
+from flows.runtime import configure_prefect, prefect_api, progress
+from warehouse import queries
+from warehouse.db import check_database_file, session
 from warehouse.errors import EvidenceError
 from warehouse.lock import refresh_lock
+
+MAX_NAMED = 10  # records named in the one line of a catalog that lacks them
 
 if TYPE_CHECKING:  # (imported by the flow, once the server is on its way)
     from flows.alerting import RunReport
@@ -27,12 +31,20 @@ def run_refresh(
     verbose: bool = False,
     due: bool = False,
     source_ids: list[str] | None = None,
+    prune: bool = False,
 ) -> RunReport:
     """Refresh every (or each named) record of the catalog into db (`due`: only the
-    sources due, and those named); the run's report."""
+    sources due, and those named); the run's report. `prune`: a catalog may lack records
+    the database holds (they leave the views; their history stays)."""
     configure_prefect(verbose)
-    # A config error, or a Dask scheduler that does not answer, is the one line said.
+    # A config error, a database of another catalog, or a Dask scheduler that does not
+    # answer, is the one line said.
     catalog = load_catalog(config_dir)
+    if check_database_file(db):
+        check_served(catalog, db, prune)
+    else:
+        check_served(catalog, None, prune)
+        progress(f"creating a new database at {db}")
     catalog.select(record_ids)
     if source_ids:
         catalog.select_sources(source_ids)
@@ -54,3 +66,40 @@ def run_refresh(
     if state.is_cancelled():  # cancelled from Prefect's side: the run did not complete
         raise EvidenceError(state.message or f"the refresh of {db} was cancelled")
     return state.result()  # a crash raises here, as it was raised in the flow
+
+
+def check_served(catalog: Catalog, db: Path | None, prune: bool) -> None:
+    """A database serves one catalog: an EvidenceError when this catalog lacks records db
+    holds (or has none at all), naming them and the config directory they came from."""
+    config_dir = catalog.config_dir
+    if db is None:
+        held: list[str] = []
+        origin = None
+    else:
+        with session(db, read_only=True) as con:
+            origin, held = queries.served_catalog(con)
+    have = {r.id for r in catalog.records}
+    lacking = sorted(set(held) - have)
+    if prune:
+        return
+    if not catalog.records and not lacking:
+        raise EvidenceError(
+            f"no records in {config_dir / 'records'}: nothing to refresh "
+            "(add a record file, or pass --config DIR)"
+        )
+    if not lacking:
+        return
+    named = ", ".join(lacking[:MAX_NAMED])
+    if len(lacking) > MAX_NAMED:
+        named += f" and {len(lacking) - MAX_NAMED} more"
+    whence = f"from {origin}" if origin else "from a catalog it did not note"
+    here = str(config_dir.resolve())
+    if origin == here:
+        whence = "from this catalog before they left it"
+    lack = "has none of the records" if not catalog.records else f"lacks {len(lacking)} records"
+    hint = f"--config {origin}" if origin and origin != here else "the catalog that has them"
+    raise EvidenceError(
+        f"the catalog in {config_dir} {lack} {db} holds ({named}), {whence}: "
+        f"refresh with {hint}, or add --prune to take them out of the views "
+        "(their history is kept)"
+    )
