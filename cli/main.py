@@ -253,7 +253,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"evidence: {e}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
-        print("evidence: interrupted", file=sys.stderr)
+        from flows.runtime import interrupted
+
+        if not interrupted():  # (said already when a refresh was interrupted)
+            print("evidence: interrupted", file=sys.stderr)
         return 130
 
 

@@ -12,7 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flows.catalog import Catalog, load_catalog
-from flows.runtime import configure_prefect, prefect_api, progress
+from flows.runtime import (
+    configure_prefect,
+    interrupted,
+    prefect_api,
+    progress,
+    stop_on_interrupt,
+)
 from warehouse import queries
 from warehouse.db import check_database_file, session
 from warehouse.errors import EvidenceError
@@ -52,7 +58,8 @@ def run_refresh(
         from flows.reading import check_scheduler
 
         check_scheduler(catalog.settings, catalog.config_dir)
-    with refresh_lock(db), prefect_api() as api:  # (a second refresh stops at the lock)
+    # (a second refresh stops at the lock; Ctrl-C is one line and exit 130)
+    with stop_on_interrupt(), refresh_lock(db), prefect_api() as api:
         from flows.reading import FEW_PAGES, start_workers
         from flows.refresh import refresh_flow
 
@@ -63,6 +70,8 @@ def run_refresh(
         state = refresh_flow(
             str(catalog.config_dir), str(db), record_ids, due, source_ids, return_state=True
         )
+    if interrupted():  # (whatever Prefect made of it)
+        raise KeyboardInterrupt
     if state.is_cancelled():  # cancelled from Prefect's side: the run did not complete
         raise EvidenceError(state.message or f"the refresh of {db} was cancelled")
     return state.result()  # a crash raises here, as it was raised in the flow
