@@ -145,6 +145,8 @@ def refresh_flow(
             f"{stored.read_wait_s:.1f} s, writing {stored.write_s:.1f} s, checking and "
             f"grading {grade_s:.1f} s"
         )
+        if current_run.deployment_id:  # a run `evidence serve` started says what moved too
+            print("\n".join(report.summary_lines()), flush=True)
         flush_run_logs()
         return report
 
