@@ -13,6 +13,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from cli.render import evidence_said
 from warehouse import queries
 from warehouse.db import Connection
 
@@ -164,6 +165,7 @@ def _record_page(
         c["checked_at"] = _day(c["checked_at"])
         checks[c["claim_id"]].append(c)
     claims = _rows(data["claims"])
+    evidence = evidence_said(record["grade"], claims, _rows(data["checks"]))
     for claim in claims:
         claim["checks"] = checks[claim["claim_id"]]
     extracts = [e for e in _rows(data["extracts"]) if e["what"] == "number"]
@@ -171,6 +173,7 @@ def _record_page(
         e["value_text"] = _value(e)
     return {
         "record": record,
+        "evidence": evidence,  # the card's sentence, from the rows of the grade
         "fields": [(f["name"], f["value"]) for f in record["fields"] or []],
         "claims": claims,
         "extracts": extracts,

@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from prefect import Flow, flow
+from prefect.runtime import deployment as current_deployment
 from prefect.runtime import flow_run as current_run
 from prefect.states import Cancelled
 from prefect.task_runners import ThreadPoolTaskRunner
@@ -145,7 +146,7 @@ def refresh_flow(
             f"{stored.read_wait_s:.1f} s, writing {stored.write_s:.1f} s, checking and "
             f"grading {grade_s:.1f} s"
         )
-        if current_run.deployment_id:  # a run `evidence serve` started says what moved too
+        if current_deployment.id:  # a run `evidence serve` started says what moved too
             print("\n".join(report.summary_lines()), flush=True)
         flush_run_logs()
         return report
