@@ -197,3 +197,15 @@ def test_prune_takes_records_out_and_they_come_back_with_their_history(
     finally:
         con.close()
     assert fetched == (2,) and grade == ("documented",)
+
+
+def test_the_readme_shows_the_line_as_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    (shown,) = [line for line in readme.splitlines() if line.startswith("evidence: the catalog")]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    held_database(Path("data/evidence.duckdb"), ["research-credits"], "/home/me/mine")
+    write_config(tmp_path, record_yaml("icml-2026-repro-credits"))
+    assert refuse(capsys, "refresh", "--db", "data/evidence.duckdb") == shown

@@ -105,7 +105,8 @@ def check_served(catalog: Catalog, db: Path | None, prune: bool) -> None:
     here = str(config_dir.resolve())
     if origin == here:
         whence = "from this catalog before they left it"
-    lack = "has none of the records" if not catalog.records else f"lacks {len(lacking)} records"
+    plural = "record" if len(lacking) == 1 else "records"
+    lack = "has none of the records" if not catalog.records else f"lacks {len(lacking)} {plural}"
     hint = f"--config {origin}" if origin and origin != here else "the catalog that has them"
     raise EvidenceError(
         f"the catalog in {config_dir} {lack} {db} holds ({named}), {whence}: "
