@@ -46,11 +46,8 @@ def run_refresh(
     # A config error, a database of another catalog, or a Dask scheduler that does not
     # answer, is the one line said.
     catalog = load_catalog(config_dir)
-    if check_database_file(db):
-        check_served(catalog, db, prune)
-    else:
-        check_served(catalog, None, prune)
-        progress(f"creating a new database at {db}")
+    exists = check_database_file(db)
+    check_served(catalog, db if exists else None, prune)
     catalog.select(record_ids)
     if source_ids:
         catalog.select_sources(source_ids)
@@ -60,6 +57,8 @@ def run_refresh(
         check_scheduler(catalog.settings, catalog.config_dir)
     # (a second refresh stops at the lock; Ctrl-C is one line and exit 130)
     with stop_on_interrupt(), refresh_lock(db), prefect_api() as api:
+        if not exists:  # (the first line says where the run goes; this one comes next)
+            progress(f"creating a new database at {db}")
         from flows.reading import FEW_PAGES, start_workers
         from flows.refresh import refresh_flow
 
