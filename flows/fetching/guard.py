@@ -119,6 +119,8 @@ class AddressGuard:
         def resolve(host: str) -> list[str]:
             return self._addresses.get(host, [])
 
+        if t.netloc.lower() in self.public_origins:
+            return True
         if o.netloc.lower() in self.public_origins:
             return not is_private(t.hostname, resolve)
         return redirect_allowed(origin, target, resolve)
