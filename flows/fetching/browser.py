@@ -56,6 +56,15 @@ if TYPE_CHECKING:
 
 PAUSE = bool(os.environ.get("EVIDENCE_PAUSE_DIR"))
 NOT_LOADED = frozenset({"image", "font", "media"})
+# Run in every document before the page's own scripts: no peer connection can be made,
+# so no STUN, TURN or ICE reaches an address the guard never saw.
+NO_WEBRTC = """(() => {
+  for (const name of Object.getOwnPropertyNames(globalThis)) {
+    if (/^(webkit)?RTC/.test(name)) {
+      try { delete globalThis[name]; } catch (e) {}
+    }
+  }
+})();"""
 SYSTEM_BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 INSTALL_HINT = (
     "no browser could be started for `render: browser` sources ({why}); from the project's "
@@ -241,6 +250,7 @@ class BrowserRenderer:
             await ws.close(code=1008, reason="refused by the address guard")
 
         async def setup(context: BrowserContext) -> None:
+            await context.add_init_script(NO_WEBRTC)
             await context.route("**/*", route)
             await context.route_web_socket(elsewhere, refuse)
 
