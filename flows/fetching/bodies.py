@@ -39,12 +39,13 @@ class Decoder:
 
     def feed(self, data: bytes) -> Iterator[bytes]:
         """What `data` decodes to, at most PIECE bytes at a time."""
-        if self._inner is None:
-            yield data
-            return
         while data:
+            inner = self._inner
+            if inner is None:  # identity
+                yield data
+                return
             try:
-                piece = self._inner.decompress(data, PIECE)
+                piece = inner.decompress(data, PIECE)
             except zlib.error as e:
                 if self.encoding == "deflate" and not self._started:
                     # servers that send raw deflate without its zlib header
@@ -55,9 +56,9 @@ class Decoder:
                     Outcome.BAD_CONTENT, f"undecodable {self.encoding}: {e}"
                 ) from None
             self._started = True
-            data = self._inner.unconsumed_tail
-            if self._inner.eof:
-                data = self._inner.unused_data + data
+            data = inner.unconsumed_tail
+            if inner.eof:
+                data = inner.unused_data + data
                 self._inner = self._fresh()  # another gzip member follows
             if piece:
                 yield piece

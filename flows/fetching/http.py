@@ -113,7 +113,7 @@ class HttpLoader:
 
     def failure(self, error: Exception) -> Answer:
         """An exception of httpx's, as the outcome it is."""
-        return Answer(outcome=_classify(error), error=_describe(error))
+        return Answer.failure(failed(error))
 
     async def _read(self, response: httpx.Response, request: FetchRequest, url: str) -> Answer:
         status = response.status_code
@@ -161,6 +161,13 @@ class HttpLoader:
         soft = classify_response(request.url, url, status, text or "")
         if soft is not None and soft.outcome is Outcome.BLOCKED:
             raise FetchFailed(Outcome.BLOCKED, soft.reason, status)
+
+
+def failed(error: Exception) -> FetchFailed:
+    """An exception of httpx's (or a URL it could not take), as the outcome it is."""
+    if isinstance(error, httpx.TimeoutException):
+        return FetchFailed(Outcome.TIMEOUT, _describe(error))
+    return FetchFailed(_classify(error), _describe(error))
 
 
 async def send(client: httpx.AsyncClient, request: httpx.Request) -> httpx.Response:
