@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import time
 from collections import defaultdict
@@ -132,13 +133,20 @@ class Fetcher:
     async def _from_archive(self, url: str, api: str) -> Attempt | None:
         """The archive's closest copy of url, fetched and timed at its capture time."""
         try:
+            headers = {"User-Agent": self.limits.user_agent, "Accept-Encoding": ACCEPT_ENCODING}
             async with asyncio.timeout(self.limits.timeout_s):
-                response = await self.client.get(
-                    api, params={"url": url}, headers={"User-Agent": self.limits.user_agent}
+                request = self.client.build_request(
+                    "GET", api, params={"url": url}, headers=headers
                 )
-            closest = response.json()["archived_snapshots"].get("closest") or {}
+                response = await send(self.client, request)
+                try:
+                    body = await read_body(response, self.limits.max_bytes)
+                finally:
+                    await response.aclose()
+            closest = json.loads(body)["archived_snapshots"].get("closest") or {}
         except (
             TimeoutError,
+            FetchFailed,
             httpx.HTTPError,
             *NOT_HTTP_ERRORS,
             KeyError,

@@ -123,3 +123,20 @@ def test_a_bomb_grows_memory_by_little_more_than_max_bytes(web: WebServer, encod
     print(f"\n{encoding}: {outcome}, peak {peak} MB, grew {growth} MB")
     assert outcome in ("too_large", "bad_content")
     assert int(growth) < GROWTH_BOUND_MB
+
+
+def test_an_archive_api_answering_a_bomb_gives_no_copy(web: WebServer) -> None:
+    """The archive fallback's answer is read within the same bound as a page."""
+    web.routes["/gone"] = Page("<p>gone</p>", status=410)
+    web.routes["/available"] = Page(
+        gzip.compress(gzip_of_zeros(1 << 30)),
+        content_type="application/json",
+        headers={"Content-Encoding": "gzip, gzip"},
+        etag=False,
+    )
+    limits = LIMITS.model_copy(update={"archive_fallback": web.url("/available")})
+    url = web.url("/gone")
+    t0 = time.monotonic()
+    attempts = fetch_batch([FetchRequest(url, obey_robots=False)], limits, now)[url]
+    assert [a.outcome for a in attempts] == [Outcome.HTTP_ERROR]
+    assert web.hits["/available"] == 1 and time.monotonic() - t0 < 3
