@@ -108,4 +108,4 @@ def test_a_page_cannot_send_stun_or_turn_to_this_machine(
     time.sleep(1.0)  # anything still in flight from the browser
     assert received(udp, tcp) == (0, 0), got.text
     # the API is gone in every window (the launch flags alone stop UDP, not TURN over TCP)
-    assert got.text.count(":absent") == 6, got.text
+    assert got.text.count("RTCPeerConnection:absent") == 6, got.text
