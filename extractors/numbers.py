@@ -387,7 +387,9 @@ def _shared_units(
     sentence: str, hits: list[tuple[int, int, QuotedNumber]]
 ) -> list[tuple[int, int, QuotedNumber]]:
     """The bare numbers that share the unit of the figure after them."""
-    out = []
+    out: list[tuple[int, int, QuotedNumber]] = []
+    if " and " not in sentence and " or " not in sentence:
+        return out
     for start, _, n in hits:
         if n.kind not in (NumberKind.COUNT, NumberKind.NUMBER, NumberKind.DURATION):
             continue

@@ -77,9 +77,42 @@ _MONEY_VERBS = re.compile(
 def subject_of(
     sentence: str, start: int, end: int, kind: NumberKind, unit: str | None
 ) -> str | None:
-    """The noun phrase next to the figure at sentence[start:end], or None."""
+    """The noun phrase next to the figure at sentence[start:end], or None; failing that,
+    the label a line gives its figures ("- GPT-4o: $2.50 per 1M input tokens", "Free
+    Credits ($5)")."""
     if kind in (NumberKind.DATE, NumberKind.DATE_RANGE):
         return None
+    subject = _subject(sentence, start, end, kind, unit)
+    if subject is not None and _NOT_A_NOUN.fullmatch(subject):
+        subject = None  # "billed annually", "disbursed", "applicable": no noun
+    if subject is None and kind is not NumberKind.DURATION:
+        subject = _labelled(sentence[:start])
+    return subject
+
+
+# One word that is no noun: an adverb, a participle, an adjective, a linking word.
+_NOT_A_NOUN = re.compile(
+    r"[A-Za-z-]+(?:ly|ed|able|ible)|thus|hence|therefore|however|instead|each|respectively",
+    re.I,
+)
+# A line's label before its figures: "- NVIDIA A100 (40GB): ", "Free Credits (", "Storage:"
+_LABEL = re.compile(
+    r"^\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][^:;.!?()|]{0,50}?)\s*(?:\([^)]*\)\s*)?(?::\s*|\(\s*)"
+)
+
+
+def _labelled(before: str) -> str | None:
+    """The label the sentence opens with, when the figure follows its colon (or its
+    parenthesis) with no other figure between."""
+    m = _LABEL.match(before)
+    if m is None or re.search(r"\d", before[m.end() :]) or len(before) - m.end() > 40:
+        return None
+    words = _phrase_before(m.group("label"))
+    return " ".join(words) if words else None
+
+
+def _subject(sentence: str, start: int, end: int, kind: NumberKind, unit: str | None) -> str | None:
+    """The noun phrase next to the figure at sentence[start:end], or None."""
     after = sentence[end:]
     raw = sentence[start:end]
     before = sentence[:start]
@@ -103,10 +136,12 @@ def subject_of(
         return " ".join([*words, *more])
     if kind is NumberKind.COUNT and not measured:
         return None
-    if kind is NumberKind.MONEY and _PRICED.search(before):
+    if kind is NumberKind.MONEY and (priced := _PRICED.search(before)):
         m = re.search(r"(?:\bper|\ba|/)\s*(?P<what>[A-Za-z][\w-]*)$", raw)
-        if m:
+        if m and m.group("what").lower() not in _MEASURES_PER:
             return m.group("what")  # a price by the piece: "bid $16.50 per share"
+        if m:  # a rate by time or size: what is priced is named before ("an H100 at")
+            return " ".join(_phrase_before(before[: priced.start()])) or None
     if _RATE.search(raw) is None:  # a rate has no subject after it ("$2.53 per share")
         said = _next_to(raw, after, before, kind, measured)
         if said is not _NOTHING:
@@ -123,6 +158,12 @@ _OF_BEFORE = re.compile(
     r"([A-Za-z][A-Za-z' -]*?)\s+of\s+(?:about\s+|over\s+|up to\s+|more than\s+)?$"
 )
 _RATE = re.compile(r"\bper\b(?!\s+cent)", re.I)
+# What a rate is per when it is a time or a size, not the thing priced ("$2.31/hour").
+_MEASURES_PER = frozenset(
+    """second seconds sec s minute minutes min mins hour hours hr hrs h day days week weeks
+    month months mo year years yr gb mb tb kb pb gib mib tib gigabyte terabyte
+    megabyte""".split()
+)
 _NOTHING = object()  # no rule spoke (None: a rule says there is no subject)
 
 
@@ -187,7 +228,8 @@ _AT = re.compile(r"\s+at\s+$", re.I)
 _CHANGE_VERBS = sorted(
     (CHANGE_VERBS - {"cut", "cuts", "lower", "double", "raise", "reduce", "boost", "improve"})
     | set(
-        "reached reaches totalled totaled totals stood stands is was are were hit started "
+        "reached reaches reaching totalled totaled totals stood stands is was are were hit "
+        "runs started "
         "starts cost costs amounted averaged averages topped exceeded ranged ranges sits "
         "sat".split()
     )
@@ -389,6 +431,10 @@ def _phrase_before(text: str) -> list[str]:
             and i > 0
             and words[i - 1].lower() not in _PRONOUNS
         )
+        model = re.fullmatch(r"\d+(?:\.\d+)?", word) and i > 0 and words[i - 1][:1].isupper()
+        if model and len(out) < 3:
+            out.insert(0, word)  # a model's number in its name: "RTX 4090"
+            continue
         if not _WORD.fullmatch(word) or (word.lower() in _STOP and not noun) or len(out) == 3:
             break
         if word.lower().endswith(("ing", "ed")) and out:
