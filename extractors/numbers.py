@@ -172,6 +172,7 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         re.compile(
             rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})(?:\s?(?P<scale>{_SCALE}))?"
             rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
+            r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
             rf"(?P<plus>\+)?\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}",
             _FLAGS,
         ),
@@ -533,6 +534,10 @@ def _counted(
     return replace(number, unit=head, raw=raw), head_end
 
 
+# Words between a count and what it counts: "20 more ZTF fields", "5 additional seats"
+_MORE = frozenset({"more"})
+
+
 def _name_word(word: str) -> bool:
     """Written as a name's word: a capital, or an acronym or model with digits
     ("NVIDIA", "H100", "Ampere", "A1")."""
@@ -653,7 +658,12 @@ def _build(
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, currency, qualifier)
     if kind is NumberKind.PERCENT:
         return QuotedNumber(kind, value, raw, sentence, value_end, "%", None, qualifier)
-    if not g.get("qual") and in_name(sentence, m.start()):
+    sized = kind is NumberKind.NUMBER and re.match(_SIZE, (g.get("unit") or "").lower())
+    if sized and _GLUED.search(sentence, max(0, m.start() - 1), m.start()):
+        return None  # "A100-80GB"
+    if " " in num and in_name(sentence, m.start()):
+        return None  # "iPhone 15 128GB": a name's number, then a figure, not "15 128"
+    if not g.get("qual") and not sized and in_name(sentence, m.start()):
         return None  # "Windows 11 users", "RTX 4090 GPUs", "Python 3.11 support": names
     if kind is NumberKind.DURATION:
         if _AGE.match(sentence, m.span()[1]):
@@ -664,7 +674,9 @@ def _build(
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
     unit = _group(m, "unit")
     if kind is NumberKind.COUNT:
-        if unit.lower() in NOT_NOUNS or _is_year(num, g.get("scale")):
+        if (unit.lower() in NOT_NOUNS and unit.lower() not in _MORE) or _is_year(
+            num, g.get("scale")
+        ):
             return None
         if unit[0].isupper() and _NAMED.search(sentence, max(0, m.start() - 40), m.start()):
             return None  # "iPhone 11 Pro", "The 7 Habits", "40 Under 40": a name

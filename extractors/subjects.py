@@ -64,7 +64,7 @@ _MEASURES = frozenset(
 _DETERMINERS = frozenset(
     "a an the this that these those its his her their our your my each every".split()
 )
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*|\d[\w.-]*[A-Za-z][\w-]*")
+_WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][A-Za-zÀ-ÖØ-öø-ÿ0-9'’-]*|\d[\w.-]*[A-Za-z][\w-]*")
 _MAX_WORDS = 4
 # what money is spent or raised on is where it goes, not what it is
 _MONEY_VERBS = re.compile(
@@ -120,6 +120,8 @@ def _subject(sentence: str, start: int, end: int, kind: NumberKind, unit: str | 
     if kind is NumberKind.COUNT and unit and not measured:
         # the counted phrase closes the figure ("263 daily news organizations")
         words = _counted_words(raw)
+        if words[:1] and words[0].lower() == "more" and len(words) > 1:
+            words = words[1:]  # "20 more ZTF fields"
         if not words or words[0].lower() in _STOP or words[-1].lower().endswith("ed"):
             return None  # ("35,908 judged": a verb, not what was counted)
         if [w.lower() for w in words] == ["times"]:  # "18 times the number of tuft cells"
