@@ -554,6 +554,8 @@ def _plural(word: str) -> bool:
     noun with its capital, as German writes every noun ("40.000 Besucher"); an acronym
     in capitals is a plural only with its s ("GPUs", not "NVIDIA")."""
     w = word.lower()
+    if len(word) > 2 and word[-1] == "s" and word[-2].isupper():
+        return True  # an acronym's plural: "vCPUs", "VMs"
     if word.isupper() and len(word) > 1:
         return w in PLURAL_NOUNS or (w.endswith("s") and not w.endswith("ss"))
     return (

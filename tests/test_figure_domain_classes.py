@@ -1,0 +1,224 @@
+"""The error classes of issue 44, on sentences of the kinds of pages the catalog keeps
+(providers' docs and pricing pages, programme pages, write-ups and forums): short
+durations, data sizes and their compound units, counts of what quotas count, rates by
+their per-what, figures as other countries write them, and what a figure measures. The
+sentences are our own, none taken from the labelled pages."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from extractors.numbers import extract_numbers
+from extractors.values import NumberKind, QuotedNumber
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def one(text: str, raw: str) -> QuotedNumber:
+    found = [n for n in extract_numbers(text, NOW) if raw in n.raw]
+    assert found, (text, [n.raw for n in extract_numbers(text, NOW)])
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("Cold starts add about 250ms to the first call.", "250ms", 250, "millisecond"),
+        ("Each function may run for 900 ms at most.", "900 ms", 900, "millisecond"),
+        ("Retry after 30s when you see a 429.", "30s", 30, "second"),
+        ("Back off for 1s, then 2s, then 4s.", "2s", 2, "second"),
+        ("A sandbox sleeps after 5 min of inactivity.", "5 min", 5, "minute"),
+        ("Sessions end after 12 hrs, even on Pro.", "12 hrs", 12, "hour"),
+        ("Credits expire after 2 yrs from the grant date.", "2 yrs", 2, "year"),
+        ("The quota resets on a rolling 1-minute window.", "1-minute", 1, "minute"),
+        ("Runs are capped at 24 hrs per job.", "24 hrs", 24, "hour"),
+        ("Builds time out after 45 mins.", "45 mins", 45, "minute"),
+        ("The notebook idles out in 90 sec.", "90 sec", 90, "second"),
+        ("Latency stays under 0.5s for most requests.", "0.5s", 0.5, "second"),
+        ("Fellows are funded for 3 yr terms.", "3 yr", 3, "year"),
+        ("The free trial lasts 14 days.", "14 days", 14, "day"),
+    ],
+)
+def test_short_durations(text: str, raw: str, value: float, unit: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit) == (NumberKind.DURATION, value, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pricing was simpler in the 1990s.",
+        "Most founders in their 30s apply twice.",
+        "It was big in the '80s.",
+        "The iPhone 4s shipped long ago.",
+    ],
+)
+def test_a_decade_or_a_name_is_no_duration(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.DURATION] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("The free plan has 12 gb of storage.", "12 gb", 12, "gb"),
+        ("Uploads are limited to 50 mb each.", "50 mb", 50, "mb"),
+        ("Each VM gets 24 GB RAM and 200GB disk.", "200GB", 200, "GB"),
+        ("Workers may use 128 MiB of memory.", "128 MiB", 128, "MiB"),
+        ("You may store 2 Gigabytes free.", "2 Gigabytes", 2, "Gigabytes"),
+        ("The archive holds 3 terabytes of logs.", "3 terabytes", 3, "terabytes"),
+        ("It includes 400,000 GB-seconds.", "400,000 GB-seconds", 4e5, "GB-seconds"),
+        ("Storage is billed at 10 GB-month increments.", "10 GB-month", 10, "GB-month"),
+        ("You get 18,000 GB memory hours.", "18,000 GB memory hours", 1.8e4, "GB memory hours"),
+        ("Instances include 1,000 GB-Hours each month.", "1,000 GB-Hours", 1000, "GB-Hours"),
+        ("The link moves 3.35 TB/s between chips.", "3.35 TB/s", 3.35, "TB/s"),
+        ("The port is rated at 10 Gbps.", "10 Gbps", 10, "Gbps"),
+        ("Bandwidth is 1 Gbit both ways.", "1 Gbit", 1, "Gbit"),
+        ("Egress beyond 100 GB is billed.", "100 GB", 100, "GB"),
+    ],
+)
+def test_data_sizes_in_any_case_with_their_compound_units(
+    text: str, raw: str, value: float, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit) == (NumberKind.NUMBER, value, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("The shape gives you 4 OCPU cores and 24 GB of memory.", "4", 4, "ocpu cores"),
+        ("Each instance has 2 shared vCPU.", "2", 2, "vcpu"),
+        ("The box comes with 8 vCPUs.", "8", 8, "vcpus"),
+        ("They rented 64 NVIDIA H100 GPUs for a week.", "64", 64, "nvidia h100 gpus"),
+        ("The tier allows 4 Arm-based Ampere A1 cores.", "4", 4, "arm-based ampere a1 cores"),
+        ("R2 has 1 million Class A operations.", "1 million", 1e6, "class a operations"),
+        ("You can deploy 1M Cloud Functions calls free.", "1M", 1e6, "cloud functions calls"),
+        ("The plan allows 100K requests per day.", "100K", 1e5, "requests"),
+        ("Free accounts get 10 GPU for research.", "10", 10, "gpu"),
+        ("Expect 3-5 million executions a month.", "3-5 million", 3e6, "executions"),
+        ("We will add 20 more seats next year.", "20", 20, "seats"),
+        ("Teams may submit three (3) entries.", "three (3)", 3, "entries"),
+        ("The cap is 10 000 requêtes par jour.", "10 000", 1e4, "requêtes"),
+        ("The limits, 5,000 and 100,000 tokens, reset daily.", "5,000", 5000, "tokens"),
+    ],
+)
+def test_counts_of_what_quotas_count(text: str, raw: str, value: float, unit: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit) == (NumberKind.COUNT, value, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The API answers 429 Too Many Requests when you go over.",
+        "Watch for 503 Service Unavailable during peaks.",
+        "You will see 429 responses once the quota is spent.",
+        "It returns HTTP 404 Not Found for old keys.",
+        "Clients log 500 errors as failures.",
+        "The match ended in a 1-1 draw.",
+    ],
+)
+def test_status_codes_and_scores_are_no_counts(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "qualifier"),
+    [
+        ("The free tier allows 1,000 requests/min.", "1,000 requests/min", "per minute"),
+        ("Send 20 requests per min at most.", "20 requests per min", "per minute"),
+        ("Embeddings are capped at 40,000 tokens/minute.", "40,000 tokens/minute", "per minute"),
+        ("Uploads are limited to 5 GB/day.", "5 GB/day", "per day"),
+        ("A GPU costs $2.31/hr on demand.", "$2.31/hr", "per hour"),
+        ("Storage is $0.02/mo for each GB.", "$0.02/mo", "per month"),
+        ("You get 100,000 GB-seconds/month.", "100,000 GB-seconds/month", "per month"),
+        ("Pay $0.000694 per sec of runtime.", "$0.000694 per sec", "per second"),
+        ("The plan gives 500 builds/mo free.", "500 builds/mo", "per month"),
+        ("Each key allows 60 calls/hr.", "60 calls/hr", "per hour"),
+        ("Traffic is free for 1 TB per month.", "1 TB per month", "per month"),
+        ("Pricing is $20/month per seat.", "$20/month", "per month"),
+    ],
+)
+def test_a_rate_keeps_its_per_what(text: str, raw: str, qualifier: str) -> None:
+    n = one(text, raw)
+    assert n.qualifier == qualifier, n
+    if n.kind is NumberKind.MONEY:
+        assert n.unit == qualifier.removeprefix("per ")
+
+
+def test_a_bound_is_the_qualifier_and_the_rate_stays_in_the_figure() -> None:
+    n = one("Traffic is free up to 1 TB per month.", "1 TB")
+    assert (n.qualifier, n.raw) == ("up to", "up to 1 TB per month")
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "kind", "value", "currency"),
+    [
+        ("Le forfait inclut 5,5 Go de stockage.", "5,5 Go", NumberKind.NUMBER, 5.5, None),
+        ("Das Paket hat 2,75 GB Speicher.", "2,75 GB", NumberKind.NUMBER, 2.75, None),
+        ("Il en coûte 5$ par mois.", "5$", NumberKind.MONEY, 5, "USD"),
+        ("Der Plan kostet 10 € im Monat.", "10 €", NumberKind.MONEY, 10, "EUR"),
+        ("Es kostet 49,99 € im Jahr.", "49,99 €", NumberKind.MONEY, 49.99, "EUR"),
+        ("A $10-million fund backs the programme.", "$10-million", NumberKind.MONEY, 1e7, "USD"),
+        ("The prize pool is 1 000 000 €.", "1 000 000 €", NumberKind.MONEY, 1e6, "EUR"),
+        ("Le quota est de 10 000 requêtes.", "10 000", NumberKind.COUNT, 1e4, None),
+        ("Le prix est 1 200 € par an.", "1 200 €", NumberKind.MONEY, 1200, "EUR"),
+        ("Each grant is worth $ 5,000.", "$ 5,000", NumberKind.MONEY, 5000, "USD"),
+    ],
+)
+def test_figures_as_other_countries_write_them(
+    text: str, raw: str, kind: NumberKind, value: float, currency: str | None
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.currency) == (kind, value, currency)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "day"),
+    [
+        ("Bewerbungsschluss ist der 22.05.2025.", "22.05.2025", date(2025, 5, 22)),
+        ("Die Frist endet am 1.3.2027 um Mitternacht.", "1.3.2027", date(2027, 3, 1)),
+        ("Le programme ouvre le 09.01.2026.", "09.01.2026", date(2026, 1, 9)),
+    ],
+)
+def test_dotted_dates_are_day_month_year(text: str, raw: str, day: date) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.date_from, n.date_to) == (NumberKind.DATE, day, day)
+
+
+def test_not_every_dotted_triple_is_a_date() -> None:
+    assert [n for n in extract_numbers("Upgrade to 1.32.2026.1 now.", NOW) if n.date_from] == []
+    assert [n for n in extract_numbers("It was 31.02.2026 there.", NOW) if n.date_from] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The iPhone 15 128GB model.", "Get 15 128-bit keys."],
+)
+def test_a_space_never_groups_a_names_number_with_the_next(text: str) -> None:
+    assert all(n.value != 15128 for n in extract_numbers(text, NOW))
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "subject"),
+    [
+        ("- GPT-4o: $2.50 per 1M input tokens", "$2.50", "GPT-4o"),
+        ("- NVIDIA A100 (40GB): $2.50 - $4.10/hour per GPU", "$2.50", "NVIDIA A100"),
+        ("Free Credits ($5): enough for a demo", "$5", "Free Credits"),
+        ("Storage: 5 GB per project", "5 GB", "Storage"),
+        ("* Monthly allowance: up to $300", "$300", "Monthly allowance"),
+        ("A hobbyist RTX 4090 at $0.69/hr is the cheapest.", "$0.69/hr", "hobbyist RTX 4090"),
+        ("Together lists a B200 at $5.50/hr on demand.", "$5.50/hr", "B200"),
+        ("An H100 runs about $1.98/hr at the cheapest host.", "$1.98/hr", "H100"),
+        ("The plan costs $192, billed annually.", "$192", "plan"),
+        ("Pay $192, billed annually.", "$192", None),
+        ("Travel support of up to $3,000 annually.", "$3,000", "Travel support"),
+        ("They get $5,000 disbursed per year.", "$5,000", None),
+        ("You get $300 in free credits.", "$300", "free credits"),
+        ("The tier includes 100 GB of egress.", "100 GB", "egress"),
+    ],
+)
+def test_what_a_figure_measures(text: str, raw: str, subject: str | None) -> None:
+    assert one(text, raw).subject == subject
