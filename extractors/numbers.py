@@ -39,6 +39,7 @@ from extractors.lexicon import (
 )
 from extractors.sentences import split_sentences
 from extractors.subjects import STOP_WORDS, subject_of
+from extractors.tables import ColumnUnit, bare_numbers, cells, header_units, is_rule
 from extractors.values import NumberKind, QuotedNumber
 
 _AREA = r"(?:square|sq\.?|cubic|metric)\s"
@@ -261,7 +262,7 @@ HINTS: list[Hint | None] = [
     _DATE_HINT,
     _DATE_HINT,
     Hint(re.compile(r"[$€£¥₹₨₩₽₺₱₦₪₫]"), re.compile(rf"(?<![a-z])(?:{_CODES}|rs\.?)\s?\d")),
-    Hint(re.compile(r"\d\s?[$€£¥₹₩₽₺₱₦₪₫]")),
+    Hint(None, re.compile(r"\d(?:\s?[a-z]+)?\s?[$€£¥₹₩₽₺₱₦₪₫]")),  # a scale between
     Hint(
         None,
         re.compile(
@@ -297,9 +298,14 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     today = page_date or now.date()
     named = frozenset(int(y) for y in _YEARS.findall(text) if abs(int(y) - today.year) <= 1)
     lead: date | None = None  # the date the sentence before began with
+    columns: list[ColumnUnit | None] | None = None  # the units a table's header gives
     for sentence in split_sentences(text):
+        if columns is not None and not cells(sentence):
+            columns = None  # the table ended
         if not may_hold_figure(sentence):
             lead = None
+            if "|" in sentence and not is_rule(sentence):
+                columns = header_units(sentence)
             continue  # most sentences hold no figure: skip the grammar
         for start in range(0, len(sentence), MAX_SENTENCE):
             piece = (
@@ -308,10 +314,38 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
                 else sentence[start : start + MAX_SENTENCE]
             )
             numbers, lead = _numbers_in(piece, today, named, lead)
+            if columns is not None:
+                numbers = _in_columns(piece, numbers, columns)
             found.extend(numbers)
             if len(found) >= MAX_FIGURES:
                 return found[:MAX_FIGURES]
     return found
+
+
+def _in_columns(
+    row: str, numbers: list[QuotedNumber], columns: list[ColumnUnit | None]
+) -> list[QuotedNumber]:
+    """A table row's figures, with its bare numbers read in their columns' units."""
+    read = [n.raw for n in numbers]
+    added = []
+    for start, end, column in bare_numbers(row, columns):
+        raw = row[start:end]
+        if raw in read or _is_year(raw, None):
+            continue
+        value = value_of(raw, None)
+        added.append(
+            (
+                start,
+                QuotedNumber(
+                    column.kind, value, raw, row, None, column.unit, None, column.qualifier
+                ),
+            )
+        )
+    if not added:
+        return numbers
+    # in reading order: each figure where its raw first stands in the row
+    placed = [(row.find(n.raw), n) for n in numbers] + added
+    return [n for _, n in sorted(placed, key=lambda p: p[0])]
 
 
 _YEARS = re.compile(r"\b((?:19|20)\d\d)\b")

@@ -222,3 +222,81 @@ def test_a_space_never_groups_a_names_number_with_the_next(text: str) -> None:
 )
 def test_what_a_figure_measures(text: str, raw: str, subject: str | None) -> None:
     assert one(text, raw).subject == subject
+
+
+def _table(*lines: str) -> list[QuotedNumber]:
+    return extract_numbers("\n".join(lines), NOW)
+
+
+@pytest.mark.parametrize(
+    ("header", "row", "raw", "kind", "unit", "qualifier"),
+    [
+        ("| Plan | Storage (GB) |", "| Free | 5 |", "5", NumberKind.NUMBER, "GB", None),
+        (
+            "| Plan | Quota in GB-Hrs |",
+            "| Pro | 74,400 |",
+            "74,400",
+            NumberKind.NUMBER,
+            "GB-Hrs",
+            None,
+        ),
+        ("| Tier | Memory (MiB) |", "| Small | 512 |", "512", NumberKind.NUMBER, "MiB", None),
+        ("| Tier | Bandwidth TB |", "| Basic | 2 |", "2", NumberKind.NUMBER, "TB", None),
+        ("| Plan | Timeout (s) |", "| Hobby | 10 |", "10", NumberKind.DURATION, "second", None),
+        ("| Plan | Retention in days |", "| Free | 7 |", "7", NumberKind.DURATION, "day", None),
+        (
+            "| Plan | Max duration (minutes) |",
+            "| Pro | 45 |",
+            "45",
+            NumberKind.DURATION,
+            "minute",
+            None,
+        ),
+        (
+            "| Plan | Requests per minute |",
+            "| Free | 60 |",
+            "60",
+            NumberKind.COUNT,
+            "requests",
+            "per minute",
+        ),
+        (
+            "| Plan | API calls/day |",
+            "| Starter | 1,000 |",
+            "1,000",
+            NumberKind.COUNT,
+            "api calls",
+            "per day",
+        ),
+        ("| Plan | Seats |", "| Team | 10 |", "10", NumberKind.COUNT, "seats", None),
+        ("Plan | Build minutes |", "Free | 300 |", "300", NumberKind.COUNT, "build minutes", None),
+        (
+            "| Plan | Included invocations |",
+            "| Free | 100000 |",
+            "100000",
+            NumberKind.COUNT,
+            "invocations",
+            None,
+        ),
+    ],
+)
+def test_a_rows_bare_number_takes_its_columns_unit(
+    header: str, row: str, raw: str, kind: NumberKind, unit: str, qualifier: str | None
+) -> None:
+    found = [n for n in _table(header, "|---|---|", row) if n.raw == raw]
+    assert [(n.kind, n.unit, n.qualifier) for n in found] == [(kind, unit, qualifier)]
+
+
+def test_a_header_with_no_unit_or_a_price_per_unit_gives_none() -> None:
+    rows = _table("| Plan | Over-usage per GB | Status |", "|---|---|---|", "| Pro | 0.021 | 3 |")
+    assert rows == []
+
+
+def test_a_table_ends_with_its_rows() -> None:
+    found = _table("| Plan | Storage (GB) |", "|---|---|", "| Free | 5 |", "Then 7 came.")
+    assert [n.raw for n in found] == ["5"]
+
+
+def test_a_row_figure_with_its_own_unit_is_read_once() -> None:
+    found = _table("| Plan | Storage (GB) |", "|---|---|", "| Free | 5 GB |")
+    assert [(n.raw, n.unit) for n in found] == [("5 GB", "GB")]
