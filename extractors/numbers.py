@@ -299,7 +299,7 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     named = frozenset(int(y) for y in _YEARS.findall(text) if abs(int(y) - today.year) <= 1)
     lead: date | None = None  # the date the sentence before began with
     columns: list[ColumnUnit | None] | None = None  # the units a table's header gives
-    for sentence in split_sentences(text):
+    for sentence in _stat_cards(split_sentences(text)):
         if columns is not None and not cells(sentence):
             columns = None  # the table ended
         if not may_hold_figure(sentence):
@@ -320,6 +320,29 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
             if len(found) >= MAX_FIGURES:
                 return found[:MAX_FIGURES]
     return found
+
+
+# A stat card: a figure alone on its line, its label on the next ("45" / "paid seats")
+_CARD_FIGURE = re.compile(rf"[~≈]?(?:[$€£])?(?:{_NUM})(?:\s?(?:[kmb]|million|billion))?\+?%?", re.I)
+_CARD_LABEL = re.compile(r"[A-Za-z][\w’'-]*(?:\s[A-Za-z][\w’'-]*){0,4}")
+
+
+def _stat_cards(sentences: list[str]) -> Iterable[str]:
+    """The sentences, a stat card's figure line joined to its label line."""
+    k = 0
+    while k < len(sentences):
+        line = sentences[k]
+        if (
+            k + 1 < len(sentences)
+            and len(line) < 16
+            and _CARD_FIGURE.fullmatch(line)
+            and _CARD_LABEL.fullmatch(sentences[k + 1])
+        ):
+            yield f"{line} {sentences[k + 1]}"
+            k += 2
+            continue
+        yield line
+        k += 1
 
 
 def _in_columns(

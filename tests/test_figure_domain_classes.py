@@ -300,3 +300,31 @@ def test_a_table_ends_with_its_rows() -> None:
 def test_a_row_figure_with_its_own_unit_is_read_once() -> None:
     found = _table("| Plan | Storage (GB) |", "|---|---|", "| Free | 5 GB |")
     assert [(n.raw, n.unit) for n in found] == [("5 GB", "GB")]
+
+
+@pytest.mark.parametrize(
+    ("card", "value", "kind", "unit"),
+    [
+        ("45\nnon-cancelled calls", 45, NumberKind.COUNT, "calls"),
+        ("5\nstrong-fit signals", 5, NumberKind.COUNT, "signals"),
+        ("10M+\nUsers worldwide", 1e7, NumberKind.COUNT, "users"),
+        ("120\ncountries served", 120, NumberKind.COUNT, "countries"),
+        ("2,000\nresearch teams", 2000, NumberKind.COUNT, "teams"),
+        ("300K\nmonthly requests", 3e5, NumberKind.COUNT, "requests"),
+        ("50+\npartner universities", 50, NumberKind.COUNT, "universities"),
+        ("1.2 million\nGPU hours awarded", 1.2e6, NumberKind.COUNT, "gpu hours"),
+        ("$4,000\nin GPU credits", 4000, NumberKind.MONEY, None),
+        ("99.9%\nuptime", 99.9, NumberKind.PERCENT, "%"),
+        ("40\nfellowships a year", 40, NumberKind.COUNT, "fellowships"),
+        ("12\nopen calls", 12, NumberKind.COUNT, "calls"),
+    ],
+)
+def test_a_stat_cards_figure_takes_its_label(
+    card: str, value: float, kind: NumberKind, unit: str | None
+) -> None:
+    found = extract_numbers(f"Our year in numbers\n{card}\nRead the report.", NOW)
+    assert [(n.kind, n.value, n.unit) for n in found] == [(kind, value, unit)]
+
+
+def test_a_number_alone_on_its_line_without_a_label_stays_bare() -> None:
+    assert extract_numbers("Step\n3\nOpen the console and click Save.", NOW) == []
