@@ -63,6 +63,7 @@ _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.])|\d+(?:\.\d+)?"
 # A decimal comma ("5,5 Go", "2,75 GB"): one or two digits after it are never a group
 # of thousands, so a measure reads it whatever the page's language.
+_FRACTION = r"[1-9]/[1-9]\d?(?!\d|/)"  # "1/8 OCPU": a share of a unit
 _DEC_COMMA = r"\d+,\d{1,2}(?![\d,])"
 # Continental money: "€2.499,00", "1.000.000", "12,50" (dot thousands, comma decimals).
 _EU_NUM = r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
@@ -171,7 +172,8 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.COUNT,
         re.compile(
-            rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})(?:\s?(?P<scale>{_SCALE}))?"
+            rf"{_QUAL}{_START}(?P<num>{_FRACTION}|{_NUM}|{'|'.join(WORD_NUMBERS)})"
+            rf"(?:\s?(?P<scale>{_SCALE}))?"
             rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
             r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
             rf"(?P<plus>\+)?\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}",
@@ -741,6 +743,8 @@ def _build(
             return None  # "iPhone 11 Pro", "The 7 Habits", "40 Under 40": a name
         if num.lower() in AMBIGUOUS_WORDS:
             return None
+        if "/" in num and not _unit_noun(unit):
+            return None  # a share of a unit ("1/8 OCPU"), not a date or "24/7"
         if value_end is not None and value_end <= value:
             return None  # "a 1-1 draw", "won 3-2": a score, not a range
         if _http_status(num, sentence, m.start(), m.span()[1]):
@@ -794,6 +798,9 @@ def value_of(num: str | None, scale: str | None, continental: bool = False) -> f
         return None
     if num.lower() in WORD_NUMBERS:
         value = float(WORD_NUMBERS[num.lower()])
+    elif "/" in num:
+        top, bottom = num.split("/")
+        value = int(top) / int(bottom)
     elif continental and re.fullmatch(_EU_NUM, num):
         value = float(num.replace(".", "").replace(",", "."))
     elif re.fullmatch(_DEC_COMMA, num):

@@ -97,8 +97,11 @@ _NOT_A_NOUN = re.compile(
 )
 # A line's label before its figures: "- NVIDIA A100 (40GB): ", "Free Credits (", "Storage:"
 _LABEL = re.compile(
-    r"^\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][^:;.!?()|]{0,50}?)\s*(?:\([^)]*\)\s*)?(?::\s*|\(\s*)"
+    r"^\s*(?:[-*•·|]\s*)?(?P<label>[A-Za-z][^:;.!?()|]{0,50}?)\s*(?:\([^)]*\)\s*)?"
+    r"(?::\s*|\(\s*|\|\s*)"
 )
+# A number in a label that is no name's ("paid over 2 yrs"): the label is a clause
+_COUNT_IN_LABEL = re.compile(r"(?:^|\s)[a-z][\w-]*\s+\d")
 
 
 def _labelled(before: str) -> str | None:
@@ -106,6 +109,8 @@ def _labelled(before: str) -> str | None:
     parenthesis) with no other figure between."""
     m = _LABEL.match(before)
     if m is None or re.search(r"\d", before[m.end() :]) or len(before) - m.end() > 40:
+        return None
+    if _COUNT_IN_LABEL.search(m.group("label")):
         return None
     words = _phrase_before(m.group("label"))
     return " ".join(words) if words else None
@@ -119,6 +124,7 @@ def _subject(sentence: str, start: int, end: int, kind: NumberKind, unit: str | 
     measured = kind is NumberKind.COUNT and unit is not None and unit.lower() in _MEASURES
     if kind is NumberKind.COUNT and unit and not measured:
         # the counted phrase closes the figure ("263 daily news organizations")
+        raw = _COUNT_RATE.sub("", raw)  # "100K requests a day", "60 calls/hr"
         words = _counted_words(raw)
         if words[:1] and words[0].lower() == "more" and len(words) > 1:
             words = words[1:]  # "20 more ZTF fields"
@@ -160,6 +166,7 @@ _OF_BEFORE = re.compile(
     r"([A-Za-z][A-Za-z' -]*?)\s+of\s+(?:about\s+|over\s+|up to\s+|more than\s+)?$"
 )
 _RATE = re.compile(r"\bper\b(?!\s+cent)", re.I)
+_COUNT_RATE = re.compile(r"\s*/\s*[A-Za-z]+$|\s+(?:a|an)\s+[A-Za-z]+$")
 # What a rate is per when it is a time or a size, not the thing priced ("$2.31/hour").
 _MEASURES_PER = frozenset(
     """second seconds sec s minute minutes min mins hour hours hr hrs h day days week weeks
@@ -186,10 +193,11 @@ def _next_to(
         if words:
             return " ".join(words)
     if kind is NumberKind.MONEY:
-        m = re.match(r"\s+in\s+", after)
+        m = re.match(r"\s+(?:in|from(?=\s+(?:the|a|an|its|their|our|your)\s))\s+", after)
         if m and not _MONEY_VERBS.search(before) and not re.search(r"\bfor\s+$", before, re.I):
             words = _phrase(_skip_determiners(after[m.end() :]))
-            return " ".join(words) if words else None
+            if words or not re.match(r"\s+in\s+\d", after):
+                return " ".join(words) if words else None  # ("in 2023": a date, go on)
     if kind is NumberKind.DURATION:
         # a length that describes what follows: "a 24-hour trip", "the 180-day cruise"
         if re.search(r"\d-[a-z]+$", raw) or re.search(r"\b(?:a|an|the)\s+$", before, re.I):
@@ -231,7 +239,7 @@ _CHANGE_VERBS = sorted(
     (CHANGE_VERBS - {"cut", "cuts", "lower", "double", "raise", "reduce", "boost", "improve"})
     | set(
         "reached reaches reaching totalled totaled totals stood stands is was are were hit "
-        "runs started "
+        "runs range be started "
         "starts cost costs amounted averaged averages topped exceeded ranged ranges sits "
         "sat".split()
     )
@@ -325,10 +333,16 @@ def _clause_subject(clause: str) -> list[str]:
             words = _of_what(text, words[0])
         if words:
             return words
+        if _LEADING_PREPOSITION.match(text):
+            # "With the global market valuation reaching": the phrase before the verb
+            return [w for w in _phrase_before(text) if w.lower() not in _DETERMINERS]
         if k < 0 or cuts[k].group().lower() not in _RELATIVES:
             return []
         end = cuts[k].start()
     return []
+
+
+_LEADING_PREPOSITION = re.compile(r"\s*(?:with|for|in|on|at|by|after|before|since)\s", re.I)
 
 
 def _first_phrase(text: str) -> list[str]:

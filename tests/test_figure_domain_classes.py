@@ -101,6 +101,7 @@ def test_data_sizes_in_any_case_with_their_compound_units(
         ("We will add 20 more seats next year.", "20", 20, "seats"),
         ("Teams may submit three (3) entries.", "three (3)", 3, "entries"),
         ("The cap is 10 000 requêtes par jour.", "10 000", 1e4, "requêtes"),
+        ("Each instance gets 1/8 OCPU and 1 GB of memory.", "1/8", 0.125, "ocpu"),
         ("The limits, 5,000 and 100,000 tokens, reset daily.", "5,000", 5000, "tokens"),
     ],
 )
@@ -118,6 +119,7 @@ def test_counts_of_what_quotas_count(text: str, raw: str, value: float, unit: st
         "It returns HTTP 404 Not Found for old keys.",
         "Clients log 500 errors as failures.",
         "The match ended in a 1-1 draw.",
+        "Support is 24/7 for 3/4 teams.",
     ],
 )
 def test_status_codes_and_scores_are_no_counts(text: str) -> None:
@@ -218,6 +220,17 @@ def test_a_space_never_groups_a_names_number_with_the_next(text: str) -> None:
         ("They get $5,000 disbursed per year.", "$5,000", None),
         ("You get $300 in free credits.", "$300", "free credits"),
         ("The tier includes 100 GB of egress.", "100 GB", "egress"),
+        ("The winner receives $1,000 from the prize pool.", "$1,000", "prize pool"),
+        (
+            "The market valuation reaching $47.9 billion in 2023.",
+            "$47.9 billion",
+            "market valuation",
+        ),
+        ("Grants generally will range from $500,000 to $1,000,000.", "$500,000", "Grants"),
+        ("| Public network outbound traffic | 2 GB |", "2 GB", "network outbound traffic"),
+        ("UF paid over 2 yrs ($10,000 disbursed per year)", "$10,000", None),
+        ("You get 100K requests a day.", "100K", "requests"),
+        ("Each key allows 60 calls/hr.", "60", "calls"),
     ],
 )
 def test_what_a_figure_measures(text: str, raw: str, subject: str | None) -> None:
