@@ -98,7 +98,10 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         ),
     ),
     (NumberKind.DATE, re.compile(rf"\b(?:{_ISO}|{_DOTTED}|{_DMY}|{_MDY})\b(?!\.\d)", _FLAGS)),
-    (NumberKind.DATE, re.compile(rf"\b{_MONTH_YEAR}\b", _FLAGS)),
+    (
+        NumberKind.DATE,
+        re.compile(rf"\b(?:{_MONTH_YEAR}|q(?P<quarter>[1-4])\s(?P<q_y>{_YEAR}))\b", _FLAGS),
+    ),
     (
         NumberKind.MONEY,
         re.compile(
@@ -255,7 +258,8 @@ class _Read:
 _MONTH_WORDS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _CODES = "|".join(c.lower() for c in CURRENCY_CODES)
 _DATE_HINT = Hint(
-    re.compile(r"\d{4}-[01]\d-|\d\.[01]?\d\.(?:19|20)\d\d"), re.compile(_MONTH_WORDS)
+    re.compile(r"\d{4}-[01]\d-|\d\.[01]?\d\.(?:19|20)\d\d|Q[1-4] (?:19|20)\d\d"),
+    re.compile(_MONTH_WORDS),
 )  # a month, an ISO or a dotted date
 # For each pattern, a cheap search its every match needs (or None): most sentences hold no
 # date, money or percentage, and the patterns' optional openings make them slow to fail.
@@ -675,6 +679,13 @@ def _build(
 ) -> QuotedNumber | None:
     raw = _group(m, 0).strip()
     g = m.groupdict()
+    if kind is NumberKind.DATE and g.get("quarter"):
+        if raw[0] != "Q":
+            return None  # "q4 2024" in lower case is rarely a quarter
+        first_month = 3 * int(_group(m, "quarter")) - 2
+        first = date(int(_group(m, "q_y")), first_month, 1)
+        last = _month_end(first.year, first_month + 2)
+        return QuotedNumber(kind, None, raw, sentence, date_from=first, date_to=last)
     if kind is NumberKind.DATE and g.get("my_m"):
         return _month(raw, _group(m, "my_m"), _group(m, "my_y"), sentence)
     if kind is NumberKind.DATE and g.get("dots"):
@@ -709,7 +720,7 @@ def _build(
     if per and kind is NumberKind.COUNT and re.search(rf"\sA\s+{re.escape(per)}$", raw):
         raw, per = raw[: raw.rindex(" A ")], None  # "1 million Class A operations": a name
     if per:
-        per = PER_WORDS.get(per.lower(), per)  # "/hr", "per min": the time unit's name
+        per = PER_WORDS.get(fold_case(per), per)  # "/hr", "per min": the time unit's name
     if per and not qualifier:
         qualifier = f"per {per.lower()}"
     if kind is NumberKind.MONEY:
@@ -729,9 +740,10 @@ def _build(
     if kind is NumberKind.DURATION:
         if _AGE.match(sentence, m.span()[1]):
             return None  # "a 43-year-old": an age, not a length of time
-        if _group(m, "unit") in ("s", "S") and _DECADE.search(sentence, 0, m.start()):
+        written = fold_case(_group(m, "unit"))
+        if written == "s" and _DECADE.search(sentence, 0, m.start()):
             return None  # "the 1990s", "in their 20s": a decade or an age
-        unit = PER_WORDS[_group(m, "unit").lower()]
+        unit = PER_WORDS[written]
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
     unit = _group(m, "unit")
     if kind is NumberKind.COUNT:
@@ -774,6 +786,10 @@ def _http_status(num: str, sentence: str, start: int, end: int) -> bool:
         or bool(_STATUS_WORDS.search(sentence, max(0, start - 20), start))
         or bool(_STATUS_AFTER.match(sentence, start + len(num)))
     )
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
 
 
 def _month(raw: str, month: str, year: str, sentence: str) -> QuotedNumber | None:

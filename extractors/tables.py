@@ -75,8 +75,10 @@ def header_units(line: str) -> list[ColumnUnit | None] | None:
 def _column_unit(cell: str) -> ColumnUnit | None:
     if m := _SIZE_IN_HEADER.search(cell):
         return ColumnUnit(NumberKind.NUMBER, m["unit"])
-    if m := _TIME_IN_HEADER.search(cell):
-        return ColumnUnit(NumberKind.DURATION, PER_WORDS[(m["paren"] or m["in"]).lower()])
+    if (m := _TIME_IN_HEADER.search(cell)) and (
+        unit := PER_WORDS.get((m["paren"] or m["in"]).lower())
+    ):
+        return ColumnUnit(NumberKind.DURATION, unit)
     m = _COUNTED_IN_HEADER.fullmatch(cell)
     if m is None:
         return None

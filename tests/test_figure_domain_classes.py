@@ -190,6 +190,20 @@ def test_dotted_dates_are_day_month_year(text: str, raw: str, day: date) -> None
     assert (n.kind, n.date_from, n.date_to) == (NumberKind.DATE, day, day)
 
 
+@pytest.mark.parametrize(
+    ("text", "raw", "first", "last"),
+    [
+        ("Prices fell in Q4 2024.", "Q4 2024", date(2024, 10, 1), date(2024, 12, 31)),
+        ("The round opens in Q1 2027.", "Q1 2027", date(2027, 1, 1), date(2027, 3, 31)),
+        ("Results are due Q2 2026, not later.", "Q2 2026", date(2026, 4, 1), date(2026, 6, 30)),
+        ("Credits lapse after Q3 2025 ends.", "Q3 2025", date(2025, 7, 1), date(2025, 9, 30)),
+    ],
+)
+def test_a_quarter_spans_its_three_months(text: str, raw: str, first: date, last: date) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.date_from, n.date_to) == (NumberKind.DATE, first, last)
+
+
 def test_not_every_dotted_triple_is_a_date() -> None:
     assert [n for n in extract_numbers("Upgrade to 1.32.2026.1 now.", NOW) if n.date_from] == []
     assert [n for n in extract_numbers("It was 31.02.2026 there.", NOW) if n.date_from] == []
