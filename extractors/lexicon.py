@@ -165,7 +165,9 @@ MEASURE_UNITS = (
     "tflops petaflops fps hz khz mhz ghz mah wh kwh mwh gwh kw mw gw watts watt volts "
     "calories kcal acres acre hectares liters litres liter litre gallons degrees horsepower "
     "hp lb-ft nm oz tbsp tsp ml "
-    "kbps mbps gbps megapixels"
+    "kbps mbps gbps megapixels "
+    # rates of requests, tokens, queries and operations, as rate limits are written
+    "rpm rps rpd tpm tpd qps iops"
 ).split()
 WORD_NUMBERS = {
     "one": 1,

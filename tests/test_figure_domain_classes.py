@@ -150,6 +150,21 @@ def test_a_rate_keeps_its_per_what(text: str, raw: str, qualifier: str) -> None:
         assert n.unit == qualifier.removeprefix("per ")
 
 
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("The free tier allows 60 RPM.", "60 RPM", "RPM"),
+        ("Paid keys get 10,000 TPM.", "10,000 TPM", "TPM"),
+        ("The endpoint serves 50 rps per key.", "50 rps", "rps"),
+        ("Volumes give 3,000 IOPS as a baseline.", "3,000 IOPS", "IOPS"),
+        ("Search is capped at 5 QPS.", "5 QPS", "QPS"),
+    ],
+)
+def test_rate_limits_written_as_acronyms(text: str, raw: str, unit: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit) == (NumberKind.NUMBER, unit)
+
+
 def test_a_bound_is_the_qualifier_and_the_rate_stays_in_the_figure() -> None:
     n = one("Traffic is free up to 1 TB per month.", "1 TB")
     assert (n.qualifier, n.raw) == ("up to", "up to 1 TB per month")
