@@ -23,9 +23,10 @@ from extractors.numbers import extract_numbers
 
 FETCHED_AT = datetime(2026, 12, 1, tzinfo=UTC)
 HELD_OUT = frozenset(f"v{k}" for k in range(31, 41))
-# Floors a little under what was measured (the commit that set them says what).
-DEV_FLOORS = {"precision": 0.0, "recall": 0.0, "subjects": 0.0}
-HELD_OUT_FLOORS = {"precision": 0.0, "recall": 0.0, "subjects": 0.0}
+# Floors a little under what was measured (pytest -s prints it; the commit that set
+# them says what it was): a guard against regressions, not a target.
+DEV_FLOORS = {"precision": 0.97, "recall": 0.84, "subjects": 0.64}
+HELD_OUT_FLOORS = {"precision": 0.93, "recall": 0.75, "subjects": 0.6}
 
 
 def score(held_out: bool) -> tuple[dict[str, Score], Score, list[str]]:
