@@ -717,7 +717,7 @@ def _build(
     if g.get("plus"):
         qualifier = qualifier or "at least"
     per = g.get("per")
-    if per and kind is NumberKind.COUNT and re.search(rf"\sA\s+{re.escape(per)}$", raw):
+    if per and kind is NumberKind.COUNT and raw.endswith(f" A {per}"):
         raw, per = raw[: raw.rindex(" A ")], None  # "1 million Class A operations": a name
     if per:
         per = PER_WORDS.get(fold_case(per), per)  # "/hr", "per min": the time unit's name
@@ -730,7 +730,7 @@ def _build(
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, currency, qualifier)
     if kind is NumberKind.PERCENT:
         return QuotedNumber(kind, value, raw, sentence, value_end, "%", None, qualifier)
-    sized = kind is NumberKind.NUMBER and re.match(_SIZE, (g.get("unit") or "").lower())
+    sized = kind is NumberKind.NUMBER and _SIZE_UNIT.match((g.get("unit") or "").lower())
     if sized and _GLUED.search(sentence, max(0, m.start() - 1), m.start()):
         return None  # "A100-80GB"
     if " " in num and in_name(sentence, m.start()):
@@ -804,7 +804,14 @@ def _month(raw: str, month: str, year: str, sentence: str) -> QuotedNumber | Non
 
 
 def _is_year(num: str, scale: str | None) -> bool:
-    return scale is None and re.fullmatch(_YEAR, num) is not None
+    return scale is None and _YEAR_NUMBER.fullmatch(num) is not None
+
+
+_SIZE_UNIT = re.compile(_SIZE)
+_YEAR_NUMBER = re.compile(_YEAR)
+_EU_NUMBER = re.compile(_EU_NUM)
+_DECIMAL_COMMA = re.compile(_DEC_COMMA)
+_GROUPING_SPACES = str.maketrans("", "", " \u00a0\u202f")
 
 
 def value_of(num: str | None, scale: str | None, continental: bool = False) -> float | None:
@@ -817,12 +824,12 @@ def value_of(num: str | None, scale: str | None, continental: bool = False) -> f
     elif "/" in num:
         top, bottom = num.split("/")
         value = int(top) / int(bottom)
-    elif continental and re.fullmatch(_EU_NUM, num):
+    elif continental and _EU_NUMBER.fullmatch(num):
         value = float(num.replace(".", "").replace(",", "."))
-    elif re.fullmatch(_DEC_COMMA, num):
+    elif "," in num and _DECIMAL_COMMA.fullmatch(num):
         value = float(num.replace(",", "."))  # "5,5 Go"
-    else:
-        value = float(re.sub(r"[,\s]", "", num))  # "1,000", "10 000"
+    else:  # "1,000", "10 000"
+        value = float(num.replace(",", "").translate(_GROUPING_SPACES))
     if scale:
         value *= SCALES[scale.lower()]
     return value
