@@ -1,7 +1,14 @@
 """The catalog: settings and records as the user wrote them, validated before anything
 is fetched, every mistake one line naming the file, the line and the fix."""
 
-from flows.catalog.loading import config_dir_from, load_catalog, load_settings, resolve_db
+from flows.catalog.loading import (
+    CheckedCatalog,
+    check_catalog,
+    config_dir_from,
+    load_catalog,
+    load_settings,
+    resolve_db,
+)
 from flows.catalog.models import (
     DEFAULT_USER_AGENT,
     AlertSettings,
@@ -25,6 +32,7 @@ __all__ = [
     "AlertSettings",
     "ArchiveSettings",
     "Catalog",
+    "CheckedCatalog",
     "ClaimConfig",
     "FetchSettings",
     "Record",
@@ -32,6 +40,7 @@ __all__ = [
     "Settings",
     "SourceConfig",
     "__version__",
+    "check_catalog",
     "check_url",
     "config_dir_from",
     "load_catalog",
