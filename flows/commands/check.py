@@ -1,0 +1,315 @@
+"""`evidence check`: the catalog checked offline, as CI and pre-commit run it.
+
+Every config error of every file, then every claim against the stored snapshots (read on
+a read-only connection: no fetch, no Prefect, nothing written) and every `expect:`. The
+grades it computes are the refresh's rules (extractors/grading.py) applied to checks made
+here, so that a catalog that was edited since the last refresh is judged as written.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from extractors.claims import match_claim, normalize_text
+from extractors.grading import Grade, grade_claim, grade_record
+from flows.catalog import Catalog, Record, check_catalog
+from warehouse.db import session
+from warehouse.errors import ConfigError
+from warehouse.evidence import (
+    StoredCheck,
+    StoredSnapshot,
+    page_texts,
+    stored_checks,
+    stored_snapshots,
+)
+
+UNCHECKED = "unchecked"  # no snapshot of the source is stored
+DOUBTFUL = ("changed", "absent")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceOutcome:
+    """One claim against one source's newest stored snapshot."""
+
+    source_id: str
+    role: str
+    outcome: str  # confirmed | changed | absent | unchecked
+    found_text: str | None = None
+    found_values: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimResult:
+    record_id: str
+    claim_id: str
+    file: str
+    line: int | None
+    quote: str
+    grade: Grade
+    sources: tuple[SourceOutcome, ...]
+    condition: str | None = None  # pass | warn | fail; None without `expect:`
+    condition_detail: str | None = None
+
+    @property
+    def broken(self) -> bool:
+        """`changed` or `absent` on every primary that has a snapshot (one at least)."""
+        seen = [s.outcome for s in self.sources if s.role == "primary" and s.outcome != UNCHECKED]
+        return bool(seen) and all(o in DOUBTFUL for o in seen)
+
+    @property
+    def doubted(self) -> bool:
+        """`changed` on some source, or `absent` on one while no primary confirms it (a
+        quote absent from one of several pages is common; another figure is news)."""
+        outcomes = {s.outcome for s in self.sources}
+        return "changed" in outcomes or (
+            "absent" in outcomes and self.grade is not Grade.DOCUMENTED
+        )
+
+    @property
+    def checked(self) -> bool:
+        return any(s.outcome != UNCHECKED for s in self.sources)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordResult:
+    record_id: str
+    file: str
+    line: int | None
+    grade: Grade
+    claims: tuple[ClaimResult, ...]
+
+
+class Evidence:
+    """The stored snapshots, read once; each quote matched on each page at most once (the
+    refresh's own check reused where it made one for the same quote)."""
+
+    def __init__(self, db: Path | None) -> None:
+        self.db = db
+        self.by_source: dict[tuple[str, str, str], StoredSnapshot] = {}
+        self.by_url: dict[str, StoredSnapshot] = {}
+        self.known: dict[tuple[str, str], StoredCheck] = {}
+        if db is None:
+            return
+        with session(db, read_only=True) as con:
+            snapshots = stored_snapshots(con)
+            self.known = stored_checks(con, snapshots)
+        for s in snapshots:  # oldest first: the newest of a URL wins
+            self.by_source[(s.record_id, s.source_id, s.url)] = s
+            self.by_url[s.url] = s
+
+    @property
+    def snapshots(self) -> int:
+        return len(self.by_source)
+
+    def snapshot(self, record_id: str, source_id: str, url: str) -> StoredSnapshot | None:
+        """The source's own newest snapshot, else the newest of its URL (a source moved to
+        another record, or added beside one that has the page already)."""
+        return self.by_source.get((record_id, source_id, url)) or self.by_url.get(url)
+
+    def match(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Check each (content hash, quote) not checked yet, reading each page once."""
+        missing: dict[str, set[str]] = defaultdict(set)
+        for digest, quote in pairs:
+            if (digest, quote) not in self.known:
+                missing[digest].add(quote)
+        if not missing or self.db is None:
+            return
+        with session(self.db, read_only=True) as con:
+            texts = page_texts(con, missing)
+        for digest, quotes in missing.items():
+            page = normalize_text(texts.get(digest, ""))
+            for quote in quotes:
+                check = match_claim(quote, page)
+                self.known[(digest, quote)] = StoredCheck(
+                    check.outcome.value, check.found_text, tuple(check.found_values)
+                )
+
+
+def grade_records(catalog: Catalog, evidence: Evidence) -> list[RecordResult]:
+    """Every record and claim of the catalog graded against the stored snapshots."""
+    wanted: list[tuple[str, str]] = []
+    for record in catalog.records:
+        for claim, sources in _claim_sources(record):
+            for source in sources:
+                snap = evidence.snapshot(record.id, source.source_id, source.url)
+                if snap is not None:
+                    wanted.append((snap.content_hash, claim.quote))
+    evidence.match(wanted)
+    return [_grade_record(record, evidence) for record in catalog.records]
+
+
+def _claim_sources(record: Record) -> list:
+    out = []
+    for claim in record.config.claims:
+        names = claim.sources
+        out.append(
+            (
+                claim,
+                [s for s in record.config.sources if names is None or s.source_id in names],
+            )
+        )
+    return out
+
+
+def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
+    claims = []
+    for index, (claim, sources) in enumerate(_claim_sources(record)):
+        outcomes = []
+        for source in sources:
+            snap = evidence.snapshot(record.id, source.source_id, source.url)
+            known = None if snap is None else evidence.known.get((snap.content_hash, claim.quote))
+            outcomes.append(
+                SourceOutcome(source.source_id, source.role, UNCHECKED)
+                if known is None
+                else SourceOutcome(
+                    source.source_id,
+                    source.role,
+                    known.outcome,
+                    known.found_text,
+                    known.found_values,
+                )
+            )
+        grade = grade_claim((o.role, o.outcome) for o in outcomes if o.outcome != UNCHECKED)
+        claims.append(
+            ClaimResult(
+                record_id=record.id,
+                claim_id=claim.id,
+                file=record.file,
+                line=record.line_of(index),
+                quote=claim.quote,
+                grade=grade,
+                sources=tuple(outcomes),
+            )
+        )
+    return RecordResult(
+        record_id=record.id,
+        file=record.file,
+        line=record.line_of(),
+        grade=grade_record(c.grade for c in claims),
+        claims=tuple(claims),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing `evidence check` reports, at its place in a file."""
+
+    level: str  # error | warning
+    kind: str  # config | claim | condition
+    file: str
+    line: int | None
+    message: str
+    record_id: str | None = None
+    claim_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    config_errors: tuple[ConfigError, ...]
+    records: tuple[RecordResult, ...]
+    db: Path
+    db_found: bool
+    snapshots: int
+    strict: bool = False
+    only_files: frozenset[Path] | None = field(default=None)
+
+    def problems(self) -> list[Problem]:
+        out = [
+            Problem("error", "config", e.file, e.line, e.reason)
+            for e in self.config_errors
+            if self._wanted(e.file)
+        ]
+        for record in self.records:
+            if not self._wanted(record.file):
+                continue
+            for claim in record.claims:
+                out.extend(self._claim_problems(claim))
+        return out
+
+    def _claim_problems(self, claim: ClaimResult) -> list[Problem]:
+        out = []
+        where = f"{claim.record_id}/{claim.claim_id}"
+        if claim.doubted:
+            level = "error" if claim.broken or self.strict else "warning"
+            said = "; ".join(_said(s) for s in claim.sources if s.outcome in DOUBTFUL)
+            held = [s.source_id for s in claim.sources if s.outcome == "confirmed"]
+            tail = f"; confirmed on {', '.join(held)}" if held else ""
+            out.append(
+                Problem(
+                    level,
+                    "claim",
+                    claim.file,
+                    claim.line,
+                    f"{where}: {said}{tail} (grade {claim.grade})",
+                    claim.record_id,
+                    claim.claim_id,
+                )
+            )
+        if claim.condition in ("warn", "fail"):
+            level = "error" if claim.condition == "fail" or self.strict else "warning"
+            out.append(
+                Problem(
+                    level,
+                    "condition",
+                    claim.file,
+                    claim.line,
+                    f"{where}: expect: {claim.condition_detail}",
+                    claim.record_id,
+                    claim.claim_id,
+                )
+            )
+        return out
+
+    def _wanted(self, file: str) -> bool:
+        return self.only_files is None or Path(file).resolve() in self.only_files
+
+    @property
+    def exit_code(self) -> int:
+        """0 when all hold, 1 when a claim or an `error` condition broke, 2 for a config
+        error."""
+        problems = self.problems()
+        if any(p.kind == "config" for p in problems):
+            return 2
+        return 1 if any(p.level == "error" for p in problems) else 0
+
+    def counts(self) -> dict[str, int]:
+        """Checks (claim x source) by outcome, of the files reported on."""
+        counts = dict.fromkeys(("confirmed", "changed", "absent", UNCHECKED), 0)
+        for record in self.records:
+            if self._wanted(record.file):
+                for claim in record.claims:
+                    for s in claim.sources:
+                        counts[s.outcome] += 1
+        return counts
+
+
+def _said(s: SourceOutcome) -> str:
+    if s.outcome == "changed" and s.found_text:
+        return f"changed on {s.source_id} ({s.role}): the page says {s.found_text!r}"
+    return f"{s.outcome} on {s.source_id} ({s.role})"
+
+
+def run_check(
+    config_dir: Path,
+    db: Path,
+    strict: bool = False,
+    only_files: Iterable[Path] | None = None,
+) -> CheckReport:
+    """The catalog at config_dir, checked against the database at db (when there is
+    one); with only_files, only the problems of these files are reported."""
+    checked = check_catalog(config_dir)
+    found = db.is_file()
+    evidence = Evidence(db if found else None)
+    records = grade_records(checked.catalog, evidence)
+    return CheckReport(
+        config_errors=checked.errors,
+        records=tuple(records),
+        db=db,
+        db_found=found,
+        snapshots=evidence.snapshots,
+        strict=strict,
+        only_files=None if only_files is None else frozenset(p.resolve() for p in only_files),
+    )
