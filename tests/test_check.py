@@ -227,3 +227,39 @@ def test_files_named_limit_the_report_to_them(
     report = run_check(config, Path(db), only_files=[config / "records" / "r.yaml"])
     assert report.exit_code == 1
     assert {p.file for p in report.problems()} == {str(config / "records" / "r.yaml")}
+
+
+def test_expect_is_evaluated_and_an_error_condition_fails(
+    wh: Warehouse, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fill(wh, QUOTES)
+    db = str(tmp_path / "w.duckdb")
+    text = CATALOG.replace(
+        '    quote: "500 GPU hours per month"',
+        '    quote: "500 GPU hours per month"\n    expect: {at_least: 600, severity: error}',
+    ).replace(
+        '    quote: "Applications are closed"',
+        '    quote: "Applications are closed"\n    status: closed\n'
+        "    expect: {status_in: [closed, ended]}",
+    )
+    config = catalog(tmp_path, text)
+    report = run_check(config, Path(db))
+    (record,) = report.records
+    claims = {c.claim_id: c for c in record.claims}
+    assert (claims["hours"].condition, claims["hours"].condition_detail) == (
+        "fail",
+        "500 is below at_least 600 on p",
+    )
+    # the page says open where the claim says closed: changed, with the status found
+    assert claims["gone"].sources[0].outcome == "changed"
+    assert claims["gone"].sources[0].found_status == "open"
+    assert claims["gone"].condition == "warn"
+    assert "open is not in status_in [closed, ended] on p" in claims["gone"].condition_detail
+    assert claims["lab"].condition is None
+    code, out, _ = run(capsys, "--config", str(config), "--db", db, "--format", "json")
+    assert code == 1
+    conditions = [p for p in json.loads(out) if p["kind"] == "condition"]
+    assert [(p["level"], p["claim_id"], p["line"]) for p in conditions] == [
+        ("error", "hours", 8),
+        ("warning", "gone", 17),
+    ]

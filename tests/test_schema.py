@@ -41,6 +41,11 @@ claims:
     quote: "fully claimed within days of launch"
     status: exhausted
     sources: [hf-blog]
+    expect: {status_in: [exhausted, closed]}
+  - id: first-place
+    quote: "First place: $2,000 and 500 GPU hours"
+    figure: 2
+    expect: {between: [100, 1000], change: {down_by_more_than: "10%", up_by_more_than: 200}}
 """
 
 
@@ -150,6 +155,11 @@ def test_settings_the_loader_reads_the_schema_accepts(tmp_path: Path) -> None:
         ("id: prize-pool", "id: Prize Pool", "bad id 'Prize Pool'"),
         ("  seats: 40", "  seats: [40]", "fields.seats"),
         ("sources: [hf-blog]", "sources: hf-blog", "claims[1].sources"),
+        ("{status_in:", "{state_in:", "unknown key 'claims[1].expect.state_in"),
+        ("between: [100, 1000]", "between: [100]", "claims[2].expect.between"),
+        ('down_by_more_than: "10%"', 'down_by_more_than: "a lot"', "bad change 'a lot'"),
+        ("figure: 2", "figure: 0", "claims[2].figure"),
+        ("up_by_more_than: 200}", "up_by_more_than: 200, severity: fatal}", "severity"),
     ],
 )
 def test_a_key_the_loader_rejects_the_schema_rejects(

@@ -10,6 +10,7 @@ from datetime import datetime
 
 import duckdb
 
+from extractors.values import CheckOutcome, ClaimCheck
 from warehouse import pages
 from warehouse.db import sql_file
 
@@ -27,12 +28,12 @@ class StoredSnapshot:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredCheck:
-    """What a refresh found for one quote on one page."""
+class StoredValue:
+    """A value a source showed for a claim (a figure, or a status), as kept."""
 
-    outcome: str
-    found_text: str | None
-    found_values: tuple[float, ...]
+    value: float | None
+    status: str | None
+    text: str | None
 
 
 def stored_snapshots(con: duckdb.DuckDBPyConnection) -> list[StoredSnapshot]:
@@ -44,16 +45,38 @@ def stored_snapshots(con: duckdb.DuckDBPyConnection) -> list[StoredSnapshot]:
 
 def stored_checks(
     con: duckdb.DuckDBPyConnection, snapshots: Iterable[StoredSnapshot]
-) -> dict[tuple[str, str], StoredCheck]:
+) -> dict[tuple[str, str], ClaimCheck]:
     """By (content hash, quote), for the pages of these snapshots."""
     ids = sorted({s.snapshot_id for s in snapshots})
     if not ids:
         return {}
-    rows = con.execute(sql_file("stored_checks.sql"), {"snapshot_ids": ids}).fetchall()
-    return {
-        (content_hash, quote): StoredCheck(outcome, found_text, tuple(found_values or ()))
-        for content_hash, quote, outcome, found_text, found_values in rows
-    }
+    cur = con.execute(sql_file("stored_checks.sql"), {"snapshot_ids": ids})
+    columns = [d[0] for d in cur.description or ()]
+    out: dict[tuple[str, str], ClaimCheck] = {}
+    for values in cur.fetchall():
+        row = dict(zip(columns, values, strict=True))
+        out[(row["content_hash"], row["quote"])] = ClaimCheck(
+            outcome=CheckOutcome(row["outcome"]),
+            found_text=row["found_text"],
+            found_values=tuple(row["found_values"] or ()),
+            closest_text=row["closest_text"],
+            closest_score=row["closest_score"],
+        )
+    return out
+
+
+def stored_values(
+    con: duckdb.DuckDBPyConnection,
+) -> dict[tuple[str, str, str], list[StoredValue]]:
+    """Each (record, claim, source)'s distinct values, oldest first."""
+    out: dict[tuple[str, str, str], list[StoredValue]] = {}
+    for record_id, claim_id, source_id, value, status, text in con.execute(
+        sql_file("stored_values.sql")
+    ).fetchall():
+        out.setdefault((record_id, claim_id, source_id), []).append(
+            StoredValue(value, status, text)
+        )
+    return out
 
 
 def page_texts(con: duckdb.DuckDBPyConnection, hashes: Iterable[str]) -> dict[str, str]:

@@ -11,6 +11,10 @@ MODELS: dict[str, str] = {
     "verbatim quotes that should appear on them.",
     "SourceConfig": "A web page that backs the record.",
     "ClaimConfig": "A verbatim quote that should appear on the record's sources.",
+    "ExpectConfig": "What must hold of the claim's value on its primary sources (dbt tests, "
+    "Soda checks); a broken condition is a warning, or an error with severity: error.",
+    "ChangeConfig": "A move of the value against the value before it, larger than a number "
+    "in the figure's unit or a share such as '10%'.",
     "Settings": "settings.yaml: every key is optional and has a default.",
     "FetchSettings": "How pages are fetched.",
     "AlertSettings": "When a failing source raises an alert, and where alerts are sent.",
@@ -51,6 +55,22 @@ FIELDS: dict[str, dict[str, str]] = {
         "exhausted, closed, ended, discontinued), for a claim about a status.",
         "sources": "Only these sources (by id) are checked for the claim; default: all of "
         "the record's.",
+        "figure": "Which figure of the quote the claim watches, 1-based; default: the first.",
+        "expect": "What must hold of the claim's value, e.g. {at_least: 300, severity: error}.",
+    },
+    "ExpectConfig": {
+        "at_least": "The value is at least this.",
+        "at_most": "The value is at most this.",
+        "between": "The value is between these two, both included: [low, high].",
+        "equals": "The value is exactly this.",
+        "status_in": "The status found is one of these (a status claim).",
+        "change": "The value did not move by more than this against the value before.",
+        "severity": "warn (the default) or error: what a broken condition is; `evidence "
+        "check` fails for an error.",
+    },
+    "ChangeConfig": {
+        "up_by_more_than": "Broken when the value rose by more than this: a number or 'N%'.",
+        "down_by_more_than": "Broken when the value fell by more than this: a number or 'N%'.",
     },
     "Settings": {
         "database": "The DuckDB file; relative to the current directory; env EVIDENCE_DB "

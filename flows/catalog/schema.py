@@ -23,6 +23,8 @@ URL_FIELDS = {
     ("FetchSettings", "archive_fallback"),
     ("ArchiveSettings", "save"),
 }
+AMOUNT_FIELDS = {("ChangeConfig", "up_by_more_than"), ("ChangeConfig", "down_by_more_than")}
+AMOUNT_PATTERN = r"^\s*[0-9][0-9,]*(\.[0-9]+)?\s*%?\s*$"
 SLUG_FIELDS = {("RecordConfig", "id"), ("SourceConfig", "id"), ("ClaimConfig", "id")}
 
 
@@ -64,6 +66,12 @@ def _describe(model: str, key: str, prop: dict[str, Any], cls: type[BaseModel] |
         _on_strings(prop, {"pattern": URL_PATTERN})
     if (model, key) in SLUG_FIELDS:
         _on_strings(prop, {"pattern": SLUG.pattern})
+    if (model, key) in AMOUNT_FIELDS:  # 10, or a share "10%"
+        prop["anyOf"] = [
+            {"type": "number", "minimum": 0},
+            {"type": "string", "pattern": AMOUNT_PATTERN},
+            {"type": "null"},
+        ]
     if (model, key) == ("FetchSettings", "browser_endpoint"):
         prop["anyOf"] = [{"type": "string"}, *prop.get("anyOf", [])]  # one URL, or a list
     default = prop.get("default")

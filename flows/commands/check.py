@@ -11,19 +11,25 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
+from extractors.claim_values import ClaimValue, check_status_claim, claim_value, quote_value
 from extractors.claims import match_claim, normalize_text
+from extractors.conditions import ConditionResult, SourceValue, evaluate_condition
 from extractors.grading import Grade, grade_claim, grade_record
-from flows.catalog import Catalog, Record, check_catalog
+from extractors.values import ClaimCheck, Status
+from flows.catalog import Catalog, ClaimConfig, Record, SourceConfig, check_catalog
+from flows.runtime import clock
 from warehouse.db import session
 from warehouse.errors import ConfigError
 from warehouse.evidence import (
-    StoredCheck,
     StoredSnapshot,
+    StoredValue,
     page_texts,
     stored_checks,
     stored_snapshots,
+    stored_values,
 )
 
 UNCHECKED = "unchecked"  # no snapshot of the source is stored
@@ -39,6 +45,7 @@ class SourceOutcome:
     outcome: str  # confirmed | changed | absent | unchecked
     found_text: str | None = None
     found_values: tuple[float, ...] = ()
+    found_status: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,12 +97,16 @@ class Evidence:
         self.db = db
         self.by_source: dict[tuple[str, str, str], StoredSnapshot] = {}
         self.by_url: dict[str, StoredSnapshot] = {}
-        self.known: dict[tuple[str, str], StoredCheck] = {}
+        self.known: dict[tuple[str, str, Status | None], ClaimCheck] = {}
+        self.values: dict[tuple[str, str, str], list[StoredValue]] = {}
+        self.now = clock.now()
         if db is None:
             return
         with session(db, read_only=True) as con:
             snapshots = stored_snapshots(con)
-            self.known = stored_checks(con, snapshots)
+            known = stored_checks(con, snapshots)
+            self.values = stored_values(con)
+        self.known = {(digest, quote, None): check for (digest, quote), check in known.items()}
         for s in snapshots:  # oldest first: the newest of a URL wins
             self.by_source[(s.record_id, s.source_id, s.url)] = s
             self.by_url[s.url] = s
@@ -109,70 +120,97 @@ class Evidence:
         another record, or added beside one that has the page already)."""
         return self.by_source.get((record_id, source_id, url)) or self.by_url.get(url)
 
-    def match(self, pairs: Iterable[tuple[str, str]]) -> None:
-        """Check each (content hash, quote) not checked yet, reading each page once."""
-        missing: dict[str, set[str]] = defaultdict(set)
-        for digest, quote in pairs:
-            if (digest, quote) not in self.known:
-                missing[digest].add(quote)
+    def match(self, wanted: Iterable[tuple[str, str, Status | None]]) -> None:
+        """Check each (content hash, quote, status) not checked yet, reading each page
+        once; a status claim as the refresh checks it (flows/checks.py)."""
+        missing: dict[str, set[tuple[str, Status | None]]] = defaultdict(set)
+        for digest, quote, status in wanted:
+            if (digest, quote, status) not in self.known:
+                missing[digest].add((quote, status))
         if not missing or self.db is None:
             return
         with session(self.db, read_only=True) as con:
             texts = page_texts(con, missing)
         for digest, quotes in missing.items():
             page = normalize_text(texts.get(digest, ""))
-            for quote in quotes:
+            for quote, status in quotes:
                 check = match_claim(quote, page)
-                self.known[(digest, quote)] = StoredCheck(
-                    check.outcome.value, check.found_text, tuple(check.found_values)
-                )
+                if status is not None:
+                    check = check_status_claim(quote, status, check, page)
+                self.known[(digest, quote, status)] = check
+
+    def before(self, key: tuple[str, str, str], now_value: ClaimValue | None) -> StoredValue | None:
+        """The value a source showed before the one it shows now: the kept current value
+        when it differs, else the one kept before it."""
+        kept = self.values.get(key, [])
+        if not kept or now_value is None:
+            return None
+        last = kept[-1]
+        same = (last.value, last.status) == (
+            now_value.value,
+            now_value.status.value if now_value.status else None,
+        )
+        if not same:
+            return last
+        return kept[-2] if len(kept) > 1 else None
 
 
 def grade_records(catalog: Catalog, evidence: Evidence) -> list[RecordResult]:
     """Every record and claim of the catalog graded against the stored snapshots."""
-    wanted: list[tuple[str, str]] = []
+    wanted: list[tuple[str, str, Status | None]] = []
     for record in catalog.records:
         for claim, sources in _claim_sources(record):
             for source in sources:
                 snap = evidence.snapshot(record.id, source.source_id, source.url)
                 if snap is not None:
-                    wanted.append((snap.content_hash, claim.quote))
+                    wanted.append((snap.content_hash, claim.quote, claim.status))
     evidence.match(wanted)
     return [_grade_record(record, evidence) for record in catalog.records]
 
 
-def _claim_sources(record: Record) -> list:
-    out = []
-    for claim in record.config.claims:
-        names = claim.sources
-        out.append(
-            (
-                claim,
-                [s for s in record.config.sources if names is None or s.source_id in names],
-            )
+def _claim_sources(record: Record) -> list[tuple[ClaimConfig, list[SourceConfig]]]:
+    return [
+        (
+            claim,
+            [
+                s
+                for s in record.config.sources
+                if claim.sources is None or s.source_id in claim.sources
+            ],
         )
-    return out
+        for claim in record.config.claims
+    ]
 
 
 def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
     claims = []
     for index, (claim, sources) in enumerate(_claim_sources(record)):
         outcomes = []
+        values = []
         for source in sources:
             snap = evidence.snapshot(record.id, source.source_id, source.url)
-            known = None if snap is None else evidence.known.get((snap.content_hash, claim.quote))
+            check = (
+                None
+                if snap is None
+                else evidence.known.get((snap.content_hash, claim.quote, claim.status))
+            )
+            if check is None:
+                outcomes.append(SourceOutcome(source.source_id, source.role, UNCHECKED))
+                continue
             outcomes.append(
-                SourceOutcome(source.source_id, source.role, UNCHECKED)
-                if known is None
-                else SourceOutcome(
+                SourceOutcome(
                     source.source_id,
                     source.role,
-                    known.outcome,
-                    known.found_text,
-                    known.found_values,
+                    check.outcome.value,
+                    check.found_text,
+                    tuple(check.found_values),
+                    check.found_status.value if check.found_status else None,
                 )
             )
+            if source.role == "primary" and claim.expect is not None:
+                values.append(_source_value(record.id, claim, source.source_id, check, evidence))
         grade = grade_claim((o.role, o.outcome) for o in outcomes if o.outcome != UNCHECKED)
+        condition = None if claim.expect is None else _condition(claim, values, evidence.now)
         claims.append(
             ClaimResult(
                 record_id=record.id,
@@ -182,6 +220,8 @@ def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
                 quote=claim.quote,
                 grade=grade,
                 sources=tuple(outcomes),
+                condition=condition.condition.value if condition else None,
+                condition_detail=condition.detail if condition else None,
             )
         )
     return RecordResult(
@@ -190,6 +230,36 @@ def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
         line=record.line_of(),
         grade=grade_record(c.grade for c in claims),
         claims=tuple(claims),
+    )
+
+
+def _source_value(
+    record_id: str, claim: ClaimConfig, source_id: str, check: ClaimCheck, evidence: Evidence
+) -> SourceValue:
+    value = claim_value(claim.quote, check, evidence.now, figure=claim.figure, status=claim.status)
+    before = evidence.before((record_id, claim.id, source_id), value)
+    if value is None:
+        return SourceValue(source_id=source_id)
+    return SourceValue(
+        source_id=source_id,
+        value=value.value,
+        unit=value.unit,
+        currency=value.currency,
+        status=value.status,
+        text=value.text,
+        before=before.value if before else None,
+        before_text=before.text if before else None,
+    )
+
+
+def _condition(claim: ClaimConfig, values: list[SourceValue], now: datetime) -> ConditionResult:
+    assert claim.expect is not None
+    own = quote_value(claim.quote, claim.figure, now)
+    return evaluate_condition(
+        claim.expect.to_expect(),
+        values,
+        unit=own.unit if own else None,
+        currency=own.currency if own else None,
     )
 
 
@@ -287,6 +357,8 @@ class CheckReport:
 
 
 def _said(s: SourceOutcome) -> str:
+    if s.outcome == "changed" and s.found_status:
+        return f"changed on {s.source_id} ({s.role}): the page says {s.found_status!r}"
     if s.outcome == "changed" and s.found_text:
         return f"changed on {s.source_id} ({s.role}): the page says {s.found_text!r}"
     return f"{s.outcome} on {s.source_id} ({s.role})"
