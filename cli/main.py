@@ -630,16 +630,15 @@ def load_settings_leniently(config_dir: Path) -> Settings:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from flows.catalog.schema import json_schema
+    from flows.catalog import json_schema
 
     print(json.dumps(json_schema(args.kind), indent=2, ensure_ascii=False))
     return 0
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from flows.commands.plan import run_plan
-
     from cli.plan import render_plan
+    from flows.commands.plan import run_plan
 
     config_dir = config_dir_from(args.config)
     settings = load_settings_leniently(config_dir)

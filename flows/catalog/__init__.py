@@ -26,6 +26,7 @@ from flows.catalog.models import (
     slugify,
     source_slug,
 )
+from flows.catalog.schema import json_schema
 
 __all__ = [
     "DEFAULT_USER_AGENT",
@@ -43,6 +44,7 @@ __all__ = [
     "check_catalog",
     "check_url",
     "config_dir_from",
+    "json_schema",
     "load_catalog",
     "load_settings",
     "parse_duration",
