@@ -263,3 +263,27 @@ def test_expect_is_evaluated_and_an_error_condition_fails(
         ("error", "hours", 8),
         ("warning", "gone", 17),
     ]
+
+
+@pytest.mark.slow
+def test_check_starts_no_prefect_and_runs_as_the_command(wh: Warehouse, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    fill(wh, QUOTES)
+    config = catalog(tmp_path)
+    program = (
+        "import sys; from cli.main import main; code = main(sys.argv[1:]); "
+        "print('prefect' in sys.modules, code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, "check", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "EVIDENCE_DB": str(tmp_path / "w.duckdb")},
+        check=False,
+    )
+    assert done.stdout.splitlines()[-1] == "False 1", done.stdout + done.stderr
+    assert "r/lab: changed on p2" in done.stdout

@@ -10,8 +10,8 @@ from datetime import datetime
 
 import duckdb
 
-from extractors.values import CheckOutcome, ClaimCheck
-from warehouse import pages
+from extractors.values import CheckOutcome, ClaimCheck, Status
+from warehouse import pages, store
 from warehouse.db import sql_file
 
 
@@ -45,22 +45,26 @@ def stored_snapshots(con: duckdb.DuckDBPyConnection) -> list[StoredSnapshot]:
 
 def stored_checks(
     con: duckdb.DuckDBPyConnection, snapshots: Iterable[StoredSnapshot]
-) -> dict[tuple[str, str], ClaimCheck]:
-    """By (content hash, quote), for the pages of these snapshots."""
+) -> dict[tuple[str, str, Status | None], ClaimCheck]:
+    """By (content hash, quote, the claim's status), for the pages of these snapshots."""
     ids = sorted({s.snapshot_id for s in snapshots})
     if not ids:
         return {}
-    cur = con.execute(sql_file("stored_checks.sql"), {"snapshot_ids": ids})
+    cur = con.execute(
+        sql_file("stored_checks.sql"), {"snapshot_ids": ids, "rules": store.CHECK_RULES}
+    )
     columns = [d[0] for d in cur.description or ()]
-    out: dict[tuple[str, str], ClaimCheck] = {}
+    out: dict[tuple[str, str, Status | None], ClaimCheck] = {}
     for values in cur.fetchall():
         row = dict(zip(columns, values, strict=True))
-        out[(row["content_hash"], row["quote"])] = ClaimCheck(
+        status = Status(row["claim_status"]) if row["claim_status"] else None
+        out[(row["content_hash"], row["quote"], status)] = ClaimCheck(
             outcome=CheckOutcome(row["outcome"]),
             found_text=row["found_text"],
             found_values=tuple(row["found_values"] or ()),
             closest_text=row["closest_text"],
             closest_score=row["closest_score"],
+            found_status=Status(row["found_status"]) if row["found_status"] else None,
         )
     return out
 

@@ -104,9 +104,8 @@ class Evidence:
             return
         with session(db, read_only=True) as con:
             snapshots = stored_snapshots(con)
-            known = stored_checks(con, snapshots)
+            self.known = stored_checks(con, snapshots)
             self.values = stored_values(con)
-        self.known = {(digest, quote, None): check for (digest, quote), check in known.items()}
         for s in snapshots:  # oldest first: the newest of a URL wins
             self.by_source[(s.record_id, s.source_id, s.url)] = s
             self.by_url[s.url] = s
