@@ -287,3 +287,20 @@ def test_check_starts_no_prefect_and_runs_as_the_command(wh: Warehouse, tmp_path
     )
     assert done.stdout.splitlines()[-1] == "False 1", done.stdout + done.stderr
     assert "r/lab: changed on p2" in done.stdout
+
+
+def test_a_database_of_an_earlier_release_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    db = tmp_path / "old.duckdb"
+    shutil.copy(Path(__file__).parent / "fixtures" / "db" / "schema6.duckdb", db)
+    digest = hashlib.sha256(db.read_bytes()).hexdigest()
+    code, out, err = run(capsys, "--config", str(catalog(tmp_path)), "--db", str(db))
+    assert (code, out) == (2, "")
+    assert err.strip() == (
+        f"evidence: the database at {db} was written by an earlier release: run `evidence "
+        "refresh` once to upgrade it, then check again"
+    )
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == digest

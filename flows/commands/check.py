@@ -26,6 +26,7 @@ from warehouse.errors import ConfigError
 from warehouse.evidence import (
     StoredSnapshot,
     StoredValue,
+    ensure_current,
     page_texts,
     stored_checks,
     stored_snapshots,
@@ -103,6 +104,7 @@ class Evidence:
         if db is None:
             return
         with session(db, read_only=True) as con:
+            ensure_current(con, db)
             snapshots = stored_snapshots(con)
             self.known = stored_checks(con, snapshots)
             self.values = stored_values(con)
