@@ -192,11 +192,11 @@ def test_every_config_error_exit_2_with_file_and_line(
     commands = out.splitlines()
     assert [c.split("::")[1] for c in commands[:4]] == [
         f"error file={config}/settings.yaml,line=1,title=evidence check%3A config",
-        f"error file={config}/records/r.yaml,line=9,title=evidence check%3A config",
         f"error file={config}/records/r.yaml,line=6,title=evidence check%3A config",
+        f"error file={config}/records/r.yaml,line=9,title=evidence check%3A config",
         f"error file={config}/records/r.yaml,line=18,title=evidence check%3A config",
-    ]
-    assert "unknown key 'claims[0].qoute'" in commands[1]
+    ]  # file by file, in the order of their lines
+    assert "unknown key 'claims[0].qoute'" in commands[2]
     assert commands[-1].startswith("::notice::no database at")
     assert not db.exists()
 

@@ -288,9 +288,11 @@ class CheckReport:
     only_files: frozenset[Path] | None = field(default=None)
 
     def problems(self) -> list[Problem]:
-        out = [
+        files = {e.file: i for i, e in reversed(list(enumerate(self.config_errors)))}
+        errors = sorted(self.config_errors, key=lambda e: (files[e.file], e.line or 0))
+        out = [  # file by file as read, each in the order of its lines
             Problem("error", "config", e.file, e.line, e.reason)
-            for e in self.config_errors
+            for e in errors
             if self._wanted(e.file)
         ]
         for record in self.records:
