@@ -165,3 +165,32 @@ def test_status_in(wh: Warehouse) -> None:
     refresh(wh, 1, {"p": "Applications are closed."})
     assert wh.claim("apps")["condition"] == "fail"
     assert wh.record()["conditions"] == "fail"
+
+
+def test_the_card_lists_past_values_status_moves_and_broken_conditions_first(
+    wh: Warehouse,
+) -> None:
+    from cli.card import render_card
+    from warehouse import queries
+
+    catalog(
+        wh,
+        expecting(Expect(at_least=400, severity=Condition.FAIL)),
+        ClaimRow("r", "apps", "Applications are open", "open", None),
+    )
+    refresh(wh, 0, {"p": "500 GPU hours per month on A100 nodes. Applications are open."})
+    refresh(wh, 28, {"p": "300 GPU hours per month on A100 nodes. Applications are closed."})
+    data = queries.card(wh.con, "r")
+    assert data is not None
+    card = render_card(data)
+    lines = card.splitlines()
+    first_claim = lines.index("Claims:")
+    broken = [i for i, line in enumerate(lines) if line.startswith("Condition fail: gpu-hours")]
+    assert broken and broken[0] < first_claim, card
+    assert "300 is below at_least 400 on p" in card
+    assert (
+        "values on p: 500 GPU hours 2026-11-04 to 2026-11-04; 300 GPU hours since 2026-12-02"
+        in card
+    )
+    assert 'p (primary): changed, open -> closed: "Applications are closed' in card
+    assert "values on p: open 2026-11-04 to 2026-11-04; closed since 2026-12-02" in card
