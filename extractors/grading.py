@@ -1,7 +1,7 @@
 """The grade rules of the contract as pure functions, for grading a catalog offline
 (`evidence check`, `evidence plan`) against checks that were never stored.
 
-The refresh grades in SQL (warehouse/sql/grade.sql); tests/test_catalog_check.py holds
+The refresh grades in SQL (warehouse/sql/grade.sql); tests/test_check.py holds
 both to the same grades.
 """
 

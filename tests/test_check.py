@@ -20,7 +20,8 @@ from store_support import T0, Warehouse
 from cli.main import main
 from flows.catalog import check_catalog
 from flows.checks import check_claims
-from flows.commands.check import Evidence, grade_records, run_check
+from flows.commands.check import run_check
+from flows.commands.offline import Evidence, grade_records
 from warehouse.db import connect
 
 PAGES = {

@@ -16,7 +16,13 @@ from pathlib import Path, PurePosixPath
 
 from extractors.grading import Grade
 from flows.catalog import Record, check_catalog
-from flows.commands.check import UNCHECKED, ClaimResult, Evidence, RecordResult, grade_records
+from flows.commands.offline import (
+    UNCHECKED,
+    ClaimResult,
+    Evidence,
+    RecordResult,
+    grade_records,
+)
 from warehouse.errors import ConfigError, EvidenceError
 
 CLAIM_KEYS = ("quote", "status", "sources", "figure", "expect")
