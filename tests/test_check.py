@@ -305,3 +305,15 @@ def test_a_database_of_an_earlier_release_is_one_line_exit_2(
         "refresh` once to upgrade it, then check again"
     )
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
+
+
+def test_the_bundled_catalog_checks_clean_without_a_database(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parent.parent
+    report = run_check(root / "config", tmp_path / "none.duckdb")
+    assert report.config_errors == () and not report.db_found
+    assert report.exit_code == 0 and report.problems() == []
+    assert (
+        report.counts()["unchecked"]
+        == sum(len(c.sources) for r in report.records for c in r.claims)
+        > 0
+    )
