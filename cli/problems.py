@@ -65,11 +65,11 @@ def _as_dict(p: Problem) -> dict[str, object]:
 
 
 def _workflow_command(p: Problem) -> str:
-    """`::error file=F,line=L::message`, escaped as the runner reads it."""
+    """`::error file=F,line=L::message`, as the contract writes it, escaped as the runner
+    reads it."""
     props = [f"file={_escape_property(_shown(p.file))}"]
     if p.line:
         props.append(f"line={p.line}")
-    props.append(f"title={_escape_property('evidence check: ' + p.kind)}")
     return f"::{p.level} {','.join(props)}::{_escape(_clean(p.message))}"
 
 
