@@ -607,7 +607,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     files = [Path(f) for f in args.files]
     config_dir = config_dir_from(args.config or _config_of(files))
-    settings = load_settings_leniently(config_dir)
+    settings = _settings_leniently(config_dir)
     report = run_check(config_dir, resolve_db(args.db, settings), args.strict, files or None)
     out = render_check(report, args.format)
     if out:
@@ -628,7 +628,7 @@ def _config_of(files: list[Path]) -> str | None:
     return None
 
 
-def load_settings_leniently(config_dir: Path) -> Settings:
+def _settings_leniently(config_dir: Path) -> Settings:
     """The settings, or the defaults when settings.yaml has a mistake (`check` reports it)."""
     from warehouse.errors import ConfigError
 
@@ -650,7 +650,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from flows.commands.plan import run_plan
 
     config_dir = config_dir_from(args.config)
-    settings = load_settings_leniently(config_dir)
+    settings = _settings_leniently(config_dir)
     plan = run_plan(config_dir, resolve_db(args.db, settings), args.base)
     print(render_plan(plan, args.format))
     return 2 if plan.config_errors else 0
