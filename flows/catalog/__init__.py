@@ -19,6 +19,7 @@ from flows.catalog.models import (
     slugify,
     source_slug,
 )
+from flows.catalog.writer import RecordFile, diff_text, write_atomically
 
 __all__ = [
     "DEFAULT_USER_AGENT",
@@ -29,15 +30,18 @@ __all__ = [
     "FetchSettings",
     "Record",
     "RecordConfig",
+    "RecordFile",
     "Settings",
     "SourceConfig",
     "__version__",
     "check_url",
     "config_dir_from",
+    "diff_text",
     "load_catalog",
     "load_settings",
     "parse_duration",
     "resolve_db",
     "slugify",
     "source_slug",
+    "write_atomically",
 ]
