@@ -4,13 +4,16 @@ URL's page is checked for."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from extractors.values import Render
 from flows.catalog import Catalog, Record
 from flows.fetching import FetchRequest
+from warehouse.keeping import RecordFile, ReviewDate
 from warehouse.queries import Due
 from warehouse.rows import ClaimRow, RecordRow, SourceRow, SourceState
 
@@ -60,6 +63,30 @@ def catalog_rows(catalog: Catalog) -> tuple[list[RecordRow], list[SourceRow], li
             for cl in c.claims
         )
     return records, sources, claims
+
+
+def keeping_rows(catalog: Catalog) -> tuple[list[RecordFile], list[ReviewDate]]:
+    """The file each record is read from (its bytes' digest: an edit on disk is seen) and
+    the review_by dates of records and claims."""
+    digests: dict[str, str] = {}
+    files: list[RecordFile] = []
+    dates: list[ReviewDate] = []
+    for record in catalog.records:
+        if record.file not in digests:
+            digests[record.file] = file_digest(Path(record.file))
+        files.append(RecordFile(record.id, record.file, digests[record.file]))
+        c = record.config
+        if c.review_by is not None:
+            dates.append(ReviewDate(c.id, None, c.review_by))
+        dates.extend(ReviewDate(c.id, cl.id, cl.review_by) for cl in c.claims if cl.review_by)
+    return files, dates
+
+
+def file_digest(path: Path) -> str:
+    try:
+        return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+    except OSError:
+        return ""  # gone since it was loaded: differs from any digest of its bytes
 
 
 def plan_requests(

@@ -1,0 +1,102 @@
+-- What needs a person, one row each, most urgent first (CONTRACT.md, "Keeping the
+-- catalog"): claims `changed` or `absent` on a primary, pages held for review or needing
+-- a browser, unreachable sources, records stale or past review_by. Within a kind, records
+-- come in the order of `evidence status` and the site's index. `rank` leaves room for
+-- the broken conditions of `expect:` (0 for error, 2 for warn).
+WITH record_order AS (
+    SELECT record_id,
+           CASE WHEN grade = 'contradicted' THEN 0 WHEN freshness <> 'fresh' THEN 1 ELSE 2 END
+               AS o1,
+           CASE grade WHEN 'contradicted' THEN 0 WHEN 'unverified' THEN 1
+                      WHEN 'reported' THEN 2 ELSE 3 END AS o2,
+           stale_on, freshness
+    FROM record_status
+), moved AS (      -- claims changed or absent on a primary page that counts
+    SELECT k.record_id, k.claim_id, k.source_id, k.outcome, k.found_text, k.found_values,
+           k.closest_text, c.quote, c.status, k.snapshot_id, c.position AS claim_pos,
+           s.position AS source_pos
+    FROM store.current_checks k
+    JOIN store.claims c USING (record_id, claim_id)
+    JOIN store.sources s USING (record_id, source_id)
+    WHERE k.role = 'primary' AND k.outcome IN ('changed', 'absent')
+), streak AS (     -- since when: the first snapshot of the run of checks that read so
+    SELECT m.record_id, m.claim_id, m.source_id,
+           max(h.snapshot_id) FILTER (
+               WHERE h.outcome <> m.outcome
+                  OR coalesce(h.found_values, []) <> coalesce(m.found_values, [])
+           ) AS last_other
+    FROM moved m
+    JOIN store.checks h
+      ON h.record_id = m.record_id AND h.claim_id = m.claim_id AND h.source_id = m.source_id
+     AND h.quote = m.quote AND h.snapshot_id <= m.snapshot_id
+    GROUP BY ALL
+), since AS (
+    SELECT m.record_id, m.claim_id, m.source_id, min(sn.fetched_at) AS since
+    FROM moved m
+    JOIN streak st USING (record_id, claim_id, source_id)
+    JOIN store.checks h
+      ON h.record_id = m.record_id AND h.claim_id = m.claim_id AND h.source_id = m.source_id
+     AND h.quote = m.quote AND h.snapshot_id <= m.snapshot_id
+     AND h.snapshot_id > coalesce(st.last_other, -1)
+    JOIN store.snapshots sn ON sn.snapshot_id = h.snapshot_id
+    GROUP BY ALL
+), failing AS (    -- the current run of failed live fetches of each source
+    SELECT f.record_id, f.source_id, min(f.started_at) AS since,
+           arg_max(f.error, f.fetch_id) AS error
+    FROM store.fetches f
+    JOIN source_health h USING (record_id, source_id)
+    WHERE f.via = 'live' AND f.outcome NOT IN ('ok', 'not_modified') AND NOT h.reachable
+      AND h.last_attempt_at IS NOT NULL
+      AND f.fetch_id > coalesce((
+          SELECT max(o.fetch_id) FROM store.fetches o
+          WHERE o.record_id = f.record_id AND o.source_id = f.source_id AND o.via = 'live'
+            AND o.outcome IN ('ok', 'not_modified')), -1)
+    GROUP BY ALL
+), reviewed AS (   -- the newest `evidence update` of each claim
+    SELECT record_id, claim_id, max(updated_at) AS updated_at
+    FROM store.claim_updates GROUP BY ALL
+), items AS (
+    SELECT 1 AS rank, m.record_id, m.claim_id AS subject, m.source_id, m.outcome AS kind,
+           m.quote, m.status, m.found_text, m.found_values, m.closest_text,
+           NULL::VARCHAR AS detail, NULL::INTEGER AS failures, i.since,
+           m.claim_pos AS pos1, m.source_pos AS pos2
+    FROM moved m JOIN since i USING (record_id, claim_id, source_id)
+    UNION ALL
+    SELECT 3, h.record_id, h.source_id, h.source_id,
+           CASE WHEN h.needs_browser THEN 'needs-browser' ELSE 'held' END,
+           NULL, NULL, NULL, NULL, NULL, h.needs_review, NULL,
+           coalesce(r.flagged_at, sn.fetched_at), 0, so.position
+    FROM source_health h
+    JOIN store.sources so USING (record_id, source_id)
+    LEFT JOIN store.latest_snapshots l USING (record_id, source_id)
+    LEFT JOIN store.snapshots sn ON sn.snapshot_id = l.snapshot_id
+    LEFT JOIN store.held_snapshots r ON r.snapshot_id = l.snapshot_id
+    WHERE h.needs_review IS NOT NULL
+    UNION ALL
+    SELECT 4, h.record_id, h.source_id, h.source_id, 'unreachable',
+           NULL, NULL, NULL, NULL, NULL,
+           h.last_outcome || coalesce(' ' || h.last_http_status, '')
+               || coalesce(': ' || split_part(f.error, chr(10), 1), ''),
+           h.consecutive_failures, f.since, 0, so.position
+    FROM source_health h JOIN failing f USING (record_id, source_id)
+    JOIN store.sources so USING (record_id, source_id)
+    UNION ALL
+    SELECT 5, record_id, NULL, NULL, 'stale', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+           stale_on, -1, 0
+    FROM record_order WHERE freshness = 'stale'
+    UNION ALL
+    SELECT 5, d.record_id, d.claim_id, NULL, 'review-by', NULL, NULL, NULL, NULL, NULL, NULL,
+           NULL, d.review_by::TIMESTAMPTZ, coalesce(c.position, -1), 1
+    FROM store.review_dates d
+    LEFT JOIN store.claims c USING (record_id, claim_id)
+    LEFT JOIN reviewed u
+      ON u.record_id = d.record_id AND (d.claim_id IS NULL OR u.claim_id = d.claim_id)
+     AND u.updated_at >= d.review_by::TIMESTAMPTZ
+    WHERE d.review_by <= (evidence_now() AT TIME ZONE 'UTC')::DATE AND u.record_id IS NULL
+)
+SELECT i.rank, i.record_id, i.subject, i.source_id, i.kind, i.quote, i.status, i.found_text,
+       i.found_values, i.closest_text, i.detail, i.failures, i.since, f.config_file
+FROM items i
+JOIN record_order o USING (record_id)
+LEFT JOIN store.records f USING (record_id)
+ORDER BY i.rank, o.o1, o.o2, i.record_id, i.pos1, i.pos2, i.kind;
