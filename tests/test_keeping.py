@@ -145,6 +145,7 @@ def test_a_page_with_no_passage_near_the_quote(
     k = Kept(tmp_path, RECORD)
     k.refresh({"own": "Nothing about credits here at all.", "blog": "Nor here."})
     (prize, teams) = [i for i in k.queue() if i.kind == "absent"]
+    assert teams.item == "teams"
     assert prize.command == "evidence show r" and prize.what.startswith("absent since 2026-11-04")
     assert main(k.args("update", "r", "prize")) == 2
     assert "no page has a passage near the quote" in capsys.readouterr().err
