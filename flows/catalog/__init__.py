@@ -2,6 +2,7 @@
 is fetched, every mistake one line naming the file, the line and the fix."""
 
 from flows.catalog.loading import config_dir_from, load_catalog, load_settings, resolve_db
+from flows.catalog.messages import did_you_mean
 from flows.catalog.models import (
     DEFAULT_USER_AGENT,
     AlertSettings,
@@ -36,6 +37,7 @@ __all__ = [
     "__version__",
     "check_url",
     "config_dir_from",
+    "did_you_mean",
     "diff_text",
     "load_catalog",
     "load_settings",

@@ -8,8 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractors.statuses import extract_statuses
-from flows.catalog import Catalog, RecordFile, diff_text, load_catalog, write_atomically
-from flows.catalog.messages import did_you_mean
+from flows.catalog import (
+    Catalog,
+    RecordFile,
+    did_you_mean,
+    diff_text,
+    load_catalog,
+    write_atomically,
+)
 from flows.checks import check_claims
 from flows.planning import catalog_rows, file_digest, keeping_rows
 from flows.runtime import clock

@@ -40,18 +40,31 @@ WITH record_order AS (
      AND h.snapshot_id > coalesce(st.last_other, -1)
     JOIN store.snapshots sn ON sn.snapshot_id = h.snapshot_id
     GROUP BY ALL
-), failing AS (    -- the current run of failed live fetches of each source
-    SELECT f.record_id, f.source_id, min(f.started_at) AS since,
-           arg_max(f.error, f.fetch_id) AS error
-    FROM store.fetches f
-    JOIN source_health h USING (record_id, source_id)
-    WHERE f.via = 'live' AND f.outcome NOT IN ('ok', 'not_modified') AND NOT h.reachable
-      AND h.last_attempt_at IS NOT NULL
-      AND f.fetch_id > coalesce((
-          SELECT max(o.fetch_id) FROM store.fetches o
-          WHERE o.record_id = f.record_id AND o.source_id = f.source_id AND o.via = 'live'
-            AND o.outcome IN ('ok', 'not_modified')), -1)
+), live AS (      -- live fetches of each configured source: source_health's rule,
+                  -- without the due times that view also works out
+    SELECT f.record_id, f.source_id, f.fetch_id, f.run_id, f.started_at, f.outcome,
+           f.http_status, f.error, f.outcome IN ('ok', 'not_modified') AS ok
+    FROM store.fetches f JOIN store.sources s USING (record_id, source_id, url)
+    WHERE f.via = 'live'
+), last_ok AS (
+    SELECT record_id, source_id, max(fetch_id) AS fetch_id FROM live WHERE ok GROUP BY ALL
+), failing AS (    -- sources whose current run of live fetches failed
+    SELECT l.record_id, l.source_id, min(l.started_at) AS since,
+           count(DISTINCT l.run_id) AS failures,
+           arg_max(l.outcome, l.fetch_id) AS outcome,
+           arg_max(l.http_status, l.fetch_id) AS http_status,
+           arg_max(l.error, l.fetch_id) AS error
+    FROM live l LEFT JOIN last_ok o USING (record_id, source_id)
+    WHERE NOT l.ok AND l.fetch_id > coalesce(o.fetch_id, -1)
     GROUP BY ALL
+), held AS (       -- the newest page held for review, or an app shell read over HTTP
+    SELECT l.record_id, l.source_id, r.reason, r.flagged_at, sn.fetched_at,
+           r.reason IS NULL AS shell
+    FROM store.latest_snapshots l
+    JOIN store.snapshots sn USING (snapshot_id)
+    JOIN store.pages p USING (content_hash)
+    LEFT JOIN store.held_snapshots r ON r.snapshot_id = l.snapshot_id
+    WHERE r.reason IS NOT NULL OR (sn.render = 'http' AND p.app_shell)
 ), reviewed AS (   -- the newest `evidence update` of each claim
     SELECT record_id, claim_id, max(updated_at) AS updated_at
     FROM store.claim_updates GROUP BY ALL
@@ -63,23 +76,18 @@ WITH record_order AS (
     FROM moved m JOIN since i USING (record_id, claim_id, source_id)
     UNION ALL
     SELECT 3, h.record_id, h.source_id, h.source_id,
-           CASE WHEN h.needs_browser THEN 'needs-browser' ELSE 'held' END,
-           NULL, NULL, NULL, NULL, NULL, h.needs_review, NULL,
-           coalesce(r.flagged_at, sn.fetched_at), 0, so.position
-    FROM source_health h
-    JOIN store.sources so USING (record_id, source_id)
-    LEFT JOIN store.latest_snapshots l USING (record_id, source_id)
-    LEFT JOIN store.snapshots sn ON sn.snapshot_id = l.snapshot_id
-    LEFT JOIN store.held_snapshots r ON r.snapshot_id = l.snapshot_id
-    WHERE h.needs_review IS NOT NULL
-    UNION ALL
-    SELECT 4, h.record_id, h.source_id, h.source_id, 'unreachable',
+           CASE WHEN h.shell THEN 'needs-browser' ELSE 'held' END,
            NULL, NULL, NULL, NULL, NULL,
-           h.last_outcome || coalesce(' ' || h.last_http_status, '')
+           coalesce(h.reason, 'over HTTP the page is an app shell with no text'), NULL,
+           coalesce(h.flagged_at, h.fetched_at), 0, so.position
+    FROM held h JOIN store.sources so USING (record_id, source_id)
+    UNION ALL
+    SELECT 4, f.record_id, f.source_id, f.source_id, 'unreachable',
+           NULL, NULL, NULL, NULL, NULL,
+           f.outcome || coalesce(' ' || f.http_status, '')
                || coalesce(': ' || split_part(f.error, chr(10), 1), ''),
-           h.consecutive_failures, f.since, 0, so.position
-    FROM source_health h JOIN failing f USING (record_id, source_id)
-    JOIN store.sources so USING (record_id, source_id)
+           f.failures::INTEGER, f.since, 0, so.position
+    FROM failing f JOIN store.sources so USING (record_id, source_id)
     UNION ALL
     SELECT 5, record_id, NULL, NULL, 'stale', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            stale_on, -1, 0
