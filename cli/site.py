@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from warehouse import queries
 from warehouse.db import Connection
+from warehouse.keeping import review_queue
 
 SITE_TITLE = "Evidence catalog"
 # Okabe-Ito colours, distinguishable with every common colour blindness; the badges
@@ -37,8 +38,9 @@ def write_site(
     with_data: bool = False,
 ) -> Path:
     """Write index.html (with schema.org Dataset metadata), records/<id>.html,
-    sources.html and feed.xml into `out`; `with_data`: the stable views too, under
-    data/parquet and data/csv with their datapackage.json. Returns the index's path."""
+    review.html (the queue of `evidence review`), sources.html and feed.xml into `out`;
+    `with_data`: the stable views too, under data/parquet and data/csv with their
+    datapackage.json. Returns the index's path."""
     env = Environment(
         loader=PackageLoader("cli", "templates"),
         autoescape=select_autoescape(["html", "xml"]),
@@ -69,12 +71,20 @@ def write_site(
     out.mkdir(parents=True, exist_ok=True)
     (out / "records").mkdir(exist_ok=True)
     files = _write_data(con, out, now) if with_data else []
+    queue = review_queue(con, now)
     index = out / "index.html"
     index.write_text(
         env.get_template("index.html").render(
-            records=records, root="", dataset=dataset(records, now, license, files), **common
+            records=records,
+            root="",
+            dataset=dataset(records, now, license, files),
+            queue_size=len(queue),
+            **common,
         ),
         "utf-8",
+    )
+    (out / "review.html").write_text(
+        env.get_template("review.html").render(queue=queue, root="", **common), "utf-8"
     )
     for r in records:
         page = _record_page(con, r["record_id"], history[r["record_id"]], now)

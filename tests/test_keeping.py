@@ -214,3 +214,13 @@ def test_the_queue_puts_the_most_urgent_first(tmp_path: Path) -> None:
     assert unreachable.what == "http_error 404: HTTP 404 (2 failed refreshes)"
     assert unreachable.command == f"fix the url of blog in {k.file}"
     assert unreachable.since == T0.date()
+
+
+def test_the_sites_index_links_the_same_queue(kept: Kept, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    assert main(kept.args("site", "--out", str(out))) == 0
+    index = (out / "index.html").read_text()
+    assert '<a href="review.html">1 item(s) to review</a>' in index
+    review = (out / "review.html").read_text()
+    assert "$4,000 -&gt; $2,500 on own" in review
+    assert "<code>evidence update r prize</code>" in review
