@@ -151,7 +151,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every alert kept, newest first")
     p.add_argument(
         "--kind",
-        choices=["unreachable", "recovered", "grade", "changed", "stale", "review", "flow-failed"],
+        choices=[
+            "unreachable",
+            "recovered",
+            "grade",
+            "changed",
+            "condition",
+            "stale",
+            "review",
+            "flow-failed",
+        ],
         help="only alerts of this kind",
     )
     p.add_argument(

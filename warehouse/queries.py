@@ -129,6 +129,7 @@ def card(con: duckdb.DuckDBPyConnection, record_id: str) -> dict[str, Result] | 
             con, "SELECT * FROM source_health WHERE record_id = ?", [record_id]
         ),
         "origins": run(con, "card_origins.sql", record_id=record_id),
+        "values": run(con, "card_values.sql", record_id=record_id),
     }
 
 
