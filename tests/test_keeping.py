@@ -224,3 +224,34 @@ def test_the_sites_index_links_the_same_queue(kept: Kept, tmp_path: Path) -> Non
     review = (out / "review.html").read_text()
     assert "$4,000 -&gt; $2,500 on own" in review
     assert "<code>evidence update r prize</code>" in review
+
+
+def test_a_broken_condition_comes_first_and_old_values_are_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    k = Kept(
+        tmp_path,
+        RECORD.replace(
+            '"$4,000 in GPU credits for the best runs"   # the headline',
+            '"$4,000 in GPU credits for the best runs"   # the headline\n'
+            "        expect: {at_least: 3000, severity: error}",
+        ),
+    )
+    k.refresh({"own": OLD, "blog": OLD})
+    k.refresh({"own": NEW, "blog": OLD}, T0 + timedelta(days=1))
+    queue = k.queue(T0 + timedelta(days=1))
+    assert [(i.kind, i.item) for i in queue] == [
+        ("condition-fail", "prize"),
+        ("changed", "prize"),
+    ]
+    assert "2500" in queue[0].what and "3000" in queue[0].what
+    assert queue[0].command == "evidence show r"
+    assert main(k.args("update", "r", "prize")) == 0
+    with session(k.db, read_only=True) as con:
+        values = con.execute(
+            "SELECT value, current FROM claim_values WHERE claim_id = 'prize' AND source_id = 'own'"
+        ).fetchall()
+    # the superseded value stays, the page's current one is current
+    assert values == [(4000.0, False), (2500.0, True)]
+    # the condition still does not hold: the quote now says what the page says
+    assert [i.kind for i in k.queue(T0 + timedelta(days=1))] == ["condition-fail"]

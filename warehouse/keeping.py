@@ -40,12 +40,15 @@ class QueueRow:
     record_id: str
     subject: str | None  # the claim or source it is about; none for the record itself
     source_id: str | None
-    kind: str  # changed, absent, held, needs-browser, unreachable, stale, review-by
+    # condition-fail, changed, absent, condition-warn, held, needs-browser, unreachable,
+    # stale, review-by
+    kind: str
     quote: str | None
     status: str | None
     found_text: str | None
     found_values: list[float] | None
     closest_text: str | None
+    found_status: str | None  # the status a status claim's page states
     detail: str | None
     failures: int | None
     since: datetime | None
@@ -76,6 +79,7 @@ class CurrentCheck:
     outcome: str
     found_text: str | None
     closest_text: str | None
+    found_status: str | None
     snapshot_id: int
     quote: str
     status: str | None
@@ -125,8 +129,8 @@ def current_checks(
     return rows_as(
         CurrentCheck,
         con.execute(
-            "SELECT k.source_id, k.role, k.outcome, k.found_text, k.closest_text, k.snapshot_id,"
-            " c.quote, c.status"
+            "SELECT k.source_id, k.role, k.outcome, k.found_text, k.closest_text,"
+            " k.found_status, k.snapshot_id, c.quote, c.status"
             " FROM store.current_checks k JOIN store.claims c USING (record_id, claim_id)"
             " JOIN store.sources s USING (record_id, source_id)"
             " WHERE k.record_id = ? AND k.claim_id = ?"
@@ -227,7 +231,10 @@ def _item(r: QueueRow, default: dict[tuple[str, str | None], str], now: datetime
     file = r.config_file or "its record file"
     what: str
     command: str
-    if r.kind in ("changed", "absent"):
+    if r.kind.startswith("condition-"):
+        what = r.detail or "its condition does not hold"
+        command = f"evidence show {r.record_id}"
+    elif r.kind in ("changed", "absent"):
         words = r.found_text if r.kind == "changed" else r.closest_text
         what = _moved(r, words, since, now)
         if words:
@@ -266,9 +273,9 @@ def _moved(r: QueueRow, words: str | None, since: date | None, now: datetime) ->
     """`$4,000 -> $2,500 on hf-blog`, `open -> closed on hf-blog`, or `absent since ...`."""
     on = f" on {r.source_id}"
     if r.status and words:
-        found = [m.status.value for m in extract_statuses(words)]
-        if found and found[0] != r.status:
-            return f"{r.status} -> {found[0]}{on}"
+        found = r.found_status or next((m.status.value for m in extract_statuses(words)), None)
+        if found and found != r.status:
+            return f"{r.status} -> {found}{on}"
     if r.kind == "changed" and words and r.quote:
         pairs = moved_figures(r.quote, words, now)
         if pairs:

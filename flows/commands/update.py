@@ -83,7 +83,7 @@ def update_claim(
         new_status = status
         if status is not None:
             found = [m.status.value for m in extract_statuses(words)]
-            new_status = found[0] if found else status
+            new_status = check.found_status or (found[0] if found else status)
         before_text = path.read_text(encoding="utf-8")
         file = RecordFile(path, record_id, before_text)
         file.set_claim(claim_id, "quote", words)

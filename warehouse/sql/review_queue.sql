@@ -1,8 +1,8 @@
 -- What needs a person, one row each, most urgent first (CONTRACT.md, "Keeping the
--- catalog"): claims `changed` or `absent` on a primary, pages held for review or needing
--- a browser, unreachable sources, records stale or past review_by. Within a kind, records
--- come in the order of `evidence status` and the site's index. `rank` leaves room for
--- the broken conditions of `expect:` (0 for error, 2 for warn).
+-- catalog"): broken `error` conditions, claims `changed` or `absent` on a primary, broken
+-- `warn` conditions, pages held for review or needing a browser, unreachable sources,
+-- records stale or past review_by. Within a kind, records come in the order of
+-- `evidence status` and the site's index.
 WITH record_order AS (
     SELECT record_id,
            CASE WHEN grade = 'contradicted' THEN 0 WHEN freshness <> 'fresh' THEN 1 ELSE 2 END
@@ -13,7 +13,8 @@ WITH record_order AS (
     FROM record_status
 ), moved AS (      -- claims changed or absent on a primary page that counts
     SELECT k.record_id, k.claim_id, k.source_id, k.outcome, k.found_text, k.found_values,
-           k.closest_text, c.quote, c.status, k.snapshot_id, c.position AS claim_pos,
+           k.closest_text, k.found_status, c.quote, c.status, k.snapshot_id,
+           c.position AS claim_pos,
            s.position AS source_pos
     FROM store.current_checks k
     JOIN store.claims c USING (record_id, claim_id)
@@ -65,36 +66,51 @@ WITH record_order AS (
     JOIN store.pages p USING (content_hash)
     LEFT JOIN store.held_snapshots r ON r.snapshot_id = l.snapshot_id
     WHERE r.reason IS NOT NULL OR (sn.render = 'http' AND p.app_shell)
+), broken AS (     -- conditions that do not hold, since the primary value that broke them
+    SELECT k.record_id, k.claim_id, k.condition, k.detail, c.position,
+           (SELECT min(v.first_seen_at) FROM store.claim_values v
+            JOIN store.sources s USING (record_id, source_id)
+            WHERE v.record_id = k.record_id AND v.claim_id = k.claim_id AND v.current
+              AND s.role = 'primary') AS since
+    FROM store.claim_conditions k JOIN store.claims c USING (record_id, claim_id)
+    WHERE k.condition IN ('fail', 'warn')
 ), reviewed AS (   -- the newest `evidence update` of each claim
     SELECT record_id, claim_id, max(updated_at) AS updated_at
     FROM store.claim_updates GROUP BY ALL
 ), items AS (
-    SELECT 1 AS rank, m.record_id, m.claim_id AS subject, m.source_id, m.outcome AS kind,
-           m.quote, m.status, m.found_text, m.found_values, m.closest_text,
-           NULL::VARCHAR AS detail, NULL::INTEGER AS failures, i.since,
-           m.claim_pos AS pos1, m.source_pos AS pos2
+    SELECT CASE condition WHEN 'fail' THEN 0 ELSE 2 END AS rank, record_id,
+           claim_id AS subject, NULL::VARCHAR AS source_id,
+           'condition-' || condition AS kind, NULL::VARCHAR AS quote, NULL::VARCHAR AS status,
+           NULL::VARCHAR AS found_text, NULL::DOUBLE[] AS found_values,
+           NULL::VARCHAR AS closest_text, NULL::VARCHAR AS found_status, detail,
+           NULL::INTEGER AS failures, since, position AS pos1, 0 AS pos2
+    FROM broken
+    UNION ALL
+    SELECT 1, m.record_id, m.claim_id, m.source_id, m.outcome,
+           m.quote, m.status, m.found_text, m.found_values, m.closest_text, m.found_status,
+           NULL, NULL, i.since, m.claim_pos, m.source_pos
     FROM moved m JOIN since i USING (record_id, claim_id, source_id)
     UNION ALL
     SELECT 3, h.record_id, h.source_id, h.source_id,
            CASE WHEN h.shell THEN 'needs-browser' ELSE 'held' END,
-           NULL, NULL, NULL, NULL, NULL,
+           NULL, NULL, NULL, NULL, NULL, NULL,
            coalesce(h.reason, 'over HTTP the page is an app shell with no text'), NULL,
            coalesce(h.flagged_at, h.fetched_at), 0, so.position
     FROM held h JOIN store.sources so USING (record_id, source_id)
     UNION ALL
     SELECT 4, f.record_id, f.source_id, f.source_id, 'unreachable',
-           NULL, NULL, NULL, NULL, NULL,
+           NULL, NULL, NULL, NULL, NULL, NULL,
            f.outcome || coalesce(' ' || f.http_status, '')
                || coalesce(': ' || split_part(f.error, chr(10), 1), ''),
            f.failures::INTEGER, f.since, 0, so.position
     FROM failing f JOIN store.sources so USING (record_id, source_id)
     UNION ALL
-    SELECT 5, record_id, NULL, NULL, 'stale', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    SELECT 5, record_id, NULL, NULL, 'stale', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            stale_on, -1, 0
     FROM record_order WHERE freshness = 'stale'
     UNION ALL
     SELECT 5, d.record_id, d.claim_id, NULL, 'review-by', NULL, NULL, NULL, NULL, NULL, NULL,
-           NULL, d.review_by::TIMESTAMPTZ, coalesce(c.position, -1), 1
+           NULL, NULL, d.review_by::TIMESTAMPTZ, coalesce(c.position, -1), 1
     FROM store.review_dates d
     LEFT JOIN store.claims c USING (record_id, claim_id)
     LEFT JOIN reviewed u
@@ -103,7 +119,7 @@ WITH record_order AS (
     WHERE d.review_by <= (evidence_now() AT TIME ZONE 'UTC')::DATE AND u.record_id IS NULL
 )
 SELECT i.rank, i.record_id, i.subject, i.source_id, i.kind, i.quote, i.status, i.found_text,
-       i.found_values, i.closest_text, i.detail, i.failures, i.since, f.config_file
+       i.found_values, i.closest_text, i.found_status, i.detail, i.failures, i.since, f.config_file
 FROM items i
 JOIN record_order o USING (record_id)
 LEFT JOIN store.records f USING (record_id)
