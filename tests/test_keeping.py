@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from keeping_support import T0, Kept
+from servers import Page, WebServer
+from support import refresh_at, write_config
 
 from cli.main import main
 from warehouse import keeping
@@ -255,3 +257,60 @@ def test_a_broken_condition_comes_first_and_old_values_are_kept(
     assert values == [(4000.0, False), (2500.0, True)]
     # the condition still does not hold: the quote now says what the page says
     assert [i.kind for i in k.queue(T0 + timedelta(days=1))] == ["condition-fail"]
+
+
+PAGE = "<html><body><main><h1>Acme credits</h1><p>{}</p></main></body></html>"
+
+
+@pytest.mark.slow
+def test_from_a_changed_primary_to_documented_with_real_refreshes(
+    prefect_harness: None,
+    web: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    web.routes["/own"] = Page(PAGE.format(OLD))
+    config = write_config(
+        tmp_path,
+        f"""\
+        # kept by hand
+        id: r
+        title: Acme
+        review_by: 2026-11-05   # look again then
+        sources:
+          - id: own
+            url: "{web.url("/own")}"
+            role: primary
+        claims:
+          - id: prize
+            quote: "$4,000 in GPU credits for the best runs"   # the headline
+        """,
+        f"database: {tmp_path / 'w.duckdb'}\nfetch: {{retries: 0}}\n",
+    )
+    db = tmp_path / "w.duckdb"
+    args = ["--config", str(config), "--db", str(db)]
+    refresh_at(config, db, T0, monkeypatch)
+    web.routes["/own"] = Page(PAGE.format(NEW))
+    day = T0 + timedelta(days=1)
+    refresh_at(config, db, day, monkeypatch)  # the page changed; review_by reached
+    refresh_at(config, db, day + timedelta(hours=1), monkeypatch)
+    capsys.readouterr()
+    assert main(["review", "--format", "csv", *args]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1:] == [
+        'r,prize,changed,"$4,000 -> $2,500 on own",2026-11-05,evidence update r prize',
+        "r,,review-by,review by 2026-11-05,2026-11-05,"
+        f"set a later review_by in {config / 'records' / 'r.yaml'}",
+    ]
+    fetched = web.hits["/own"]
+    assert main(["update", "r", "prize", *args]) == 0
+    assert "contradicted, fresh -> documented, fresh" in capsys.readouterr().out
+    assert web.hits["/own"] == fetched  # no fetch
+    assert main(["review", *args]) == 0
+    assert capsys.readouterr().out.startswith("nothing to review")
+    with session(db, read_only=True) as con:
+        raised = con.execute(
+            "SELECT title FROM notifications WHERE kind = 'review' ORDER BY raised_at"
+        ).fetchall()
+    assert raised == [("review: r due for review since 2026-11-05",)]  # once, not each run

@@ -174,41 +174,41 @@ def record_grade(con: duckdb.DuckDBPyConnection, record_id: str) -> tuple[str, s
 
 def due_review_dates(con: duckdb.DuckDBPyConnection, now: datetime) -> list[ReviewDate]:
     """review_by dates reached (by the connection's clock) with no alert raised yet,
-    and not settled by an `evidence update` since; noted as raised."""
-    with transaction(con):
-        due = rows_as(
-            ReviewDate,
-            con.execute(
-                """
-                SELECT d.record_id, d.claim_id, d.review_by
-                FROM store.review_dates d
-                WHERE d.review_by <= (evidence_now() AT TIME ZONE 'UTC')::DATE
-                  AND NOT EXISTS (
-                      SELECT 1 FROM store.review_alerts a
-                      WHERE a.record_id = d.record_id AND a.review_by = d.review_by
-                        AND a.claim_id IS NOT DISTINCT FROM d.claim_id)
-                  AND NOT EXISTS (
-                      SELECT 1 FROM store.claim_updates u
-                      WHERE u.record_id = d.record_id
-                        AND (d.claim_id IS NULL OR u.claim_id = d.claim_id)
-                        AND u.updated_at >= d.review_by::TIMESTAMPTZ)
-                ORDER BY d.record_id, d.claim_id NULLS FIRST
-                """
-            ),
-        )
-        insert_rows(
-            con,
-            "store.review_alerts",
-            [
-                {
-                    "record_id": d.record_id,
-                    "claim_id": d.claim_id,
-                    "review_by": d.review_by,
-                    "raised_at": now,
-                }
-                for d in due
-            ],
-        )
+    and not settled by an `evidence update` since; noted as raised (inside the caller's
+    transaction, with the messages kept for them)."""
+    due = rows_as(
+        ReviewDate,
+        con.execute(
+            """
+            SELECT d.record_id, d.claim_id, d.review_by
+            FROM store.review_dates d
+            WHERE d.review_by <= (evidence_now() AT TIME ZONE 'UTC')::DATE
+              AND NOT EXISTS (
+                  SELECT 1 FROM store.review_alerts a
+                  WHERE a.record_id = d.record_id AND a.review_by = d.review_by
+                    AND a.claim_id IS NOT DISTINCT FROM d.claim_id)
+              AND NOT EXISTS (
+                  SELECT 1 FROM store.claim_updates u
+                  WHERE u.record_id = d.record_id
+                    AND (d.claim_id IS NULL OR u.claim_id = d.claim_id)
+                    AND u.updated_at >= d.review_by::TIMESTAMPTZ)
+            ORDER BY d.record_id, d.claim_id NULLS FIRST
+            """
+        ),
+    )
+    insert_rows(
+        con,
+        "store.review_alerts",
+        [
+            {
+                "record_id": d.record_id,
+                "claim_id": d.claim_id,
+                "review_by": d.review_by,
+                "raised_at": now,
+            }
+            for d in due
+        ],
+    )
     return due
 
 
