@@ -580,10 +580,11 @@ def cmd_accept(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from warehouse.keeping import QUEUE_COLUMNS, review_queue
+    from flows.commands.review import review_items
+    from warehouse.keeping import QUEUE_COLUMNS
 
     with _reading(args) as con:
-        items = review_queue(con, clock.now())
+        items = review_items(con, clock.now())
     rows = [tuple(getattr(i, c) for c in QUEUE_COLUMNS) for i in items]
     if not rows and args.format == "table":
         print("nothing to review: every claim holds, every source answers, no record is due")

@@ -15,7 +15,6 @@ from markupsafe import Markup
 
 from warehouse import queries
 from warehouse.db import Connection
-from warehouse.keeping import review_queue
 
 SITE_TITLE = "Evidence catalog"
 # Okabe-Ito colours, distinguishable with every common colour blindness; the badges
@@ -71,7 +70,9 @@ def write_site(
     out.mkdir(parents=True, exist_ok=True)
     (out / "records").mkdir(exist_ok=True)
     files = _write_data(con, out, now) if with_data else []
-    queue = review_queue(con, now)
+    from flows.commands.review import review_items
+
+    queue = review_items(con, now)
     index = out / "index.html"
     index.write_text(
         env.get_template("index.html").render(

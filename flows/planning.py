@@ -4,14 +4,13 @@ URL's page is checked for."""
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from extractors.values import Render
-from flows.catalog import Catalog, Record
+from flows.catalog import Catalog, Record, file_digest
 from flows.fetching import FetchRequest
 from warehouse.keeping import RecordFile, ReviewDate
 from warehouse.queries import Due
@@ -82,13 +81,6 @@ def keeping_rows(catalog: Catalog) -> tuple[list[RecordFile], list[ReviewDate]]:
             dates.append(ReviewDate(c.id, None, c.review_by))
         dates.extend(ReviewDate(c.id, cl.id, cl.review_by) for cl in c.claims if cl.review_by)
     return files, dates
-
-
-def file_digest(path: Path) -> str:
-    try:
-        return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
-    except OSError:
-        return ""  # gone since it was loaded: differs from any digest of its bytes
 
 
 def plan_requests(

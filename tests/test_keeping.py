@@ -181,7 +181,9 @@ def test_a_status_claim_takes_the_status_too(tmp_path: Path) -> None:
     assert k.record()[0] == "documented"
 
 
-def test_review_by_enters_the_queue_on_its_date_and_alerts_once(tmp_path: Path) -> None:
+def test_review_by_enters_the_queue_on_its_date_and_alerts_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     k = Kept(tmp_path, RECORD.replace("title: 'Acme", "review_by: 2026-11-10\n    title: 'Acme"))
     k.refresh({"own": OLD, "blog": OLD})
     assert k.queue(T0) == []
@@ -197,8 +199,13 @@ def test_review_by_enters_the_queue_on_its_date_and_alerts_once(tmp_path: Path) 
         first = keeping.due_review_dates(con, on)
         again = keeping.due_review_dates(con, on + timedelta(days=1))
     assert [(d.record_id, d.claim_id) for d in first] == [("r", None)] and again == []
-    # a later date takes it out
+    # a later date in the file takes it out at once, before any refresh
+    monkeypatch.setenv("EVIDENCE_NOW", on.isoformat())
+    assert main(k.args("review", "--format", "csv")) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("r,,review-by,")
     k.file.write_text(k.file.read_text().replace("2026-11-10", "2026-12-10"))
+    assert main(k.args("review", "--format", "csv")) == 0
+    assert capsys.readouterr().out.splitlines() == [",".join(keeping.QUEUE_COLUMNS)]
     k.refresh({"own": OLD, "blog": OLD}, on)
     assert k.queue(on) == []
 

@@ -20,7 +20,8 @@ from flows.catalog.models import (
     slugify,
     source_slug,
 )
-from flows.catalog.writer import RecordFile, diff_text, write_atomically
+from flows.catalog.writer import RecordFile, diff_text, file_digest, write_atomically
+from flows.catalog.yaml_lines import load_yaml
 
 __all__ = [
     "DEFAULT_USER_AGENT",
@@ -39,8 +40,10 @@ __all__ = [
     "config_dir_from",
     "did_you_mean",
     "diff_text",
+    "file_digest",
     "load_catalog",
     "load_settings",
+    "load_yaml",
     "parse_duration",
     "resolve_db",
     "slugify",

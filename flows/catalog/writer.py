@@ -13,6 +13,7 @@ file beside the target, fsynced, then renamed over it.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -190,6 +191,14 @@ def write_atomically(path: Path, text: str) -> None:
         os.fsync(dir_fd)  # the rename itself survives a crash
     finally:
         os.close(dir_fd)
+
+
+def file_digest(path: Path) -> str:
+    """The digest of a file's bytes: whether it changed since it was read."""
+    try:
+        return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+    except OSError:
+        return ""  # gone: differs from any digest of its bytes
 
 
 def _data(text: str, path: Path) -> Any:

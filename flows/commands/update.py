@@ -13,11 +13,12 @@ from flows.catalog import (
     RecordFile,
     did_you_mean,
     diff_text,
+    file_digest,
     load_catalog,
     write_atomically,
 )
 from flows.checks import check_claims
-from flows.planning import catalog_rows, file_digest, keeping_rows
+from flows.planning import catalog_rows, keeping_rows
 from flows.runtime import clock
 from warehouse import keeping, store
 from warehouse.db import session
