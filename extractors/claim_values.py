@@ -125,14 +125,13 @@ def check_status_claim(
         return check
     if isinstance(page, str):
         page = normalize_text(page)
+    # The closest passage is cut where the quote's length ends: the sentence around it
+    # (when not much longer) holds the whole statement ("no longer accepting ...").
     passage = check.closest_text
-    found = extract_statuses(passage)
-    if not found:
-        sentence = sentence_around(page.original, passage)
-        if sentence is not None and len(sentence) <= 4 * max(len(quote), len(passage)):
-            passage = sentence
-            found = extract_statuses(sentence)
-    stated = [m.status for m in found]
+    sentence = sentence_around(page.original, passage)
+    if sentence is not None and len(sentence) <= 4 * max(len(quote), len(passage)):
+        passage = sentence
+    stated = [m.status for m in extract_statuses(passage)]
     if not stated or status in stated:
         return check
     return replace(

@@ -194,3 +194,49 @@ def test_the_card_lists_past_values_status_moves_and_broken_conditions_first(
     )
     assert 'p (primary): changed, open -> closed: "Applications are closed' in card
     assert "values on p: open 2026-11-04 to 2026-11-04; closed since 2026-12-02" in card
+
+
+def test_the_site_draws_each_figure_as_a_step_chart_and_the_feed_tells_each_move(
+    wh: Warehouse, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    import xml.etree.ElementTree as ET
+
+    from cli.site import write_site
+
+    catalog(
+        wh,
+        ClaimRow("r", "apps", "Applications are open", "open", None),
+        expecting(Expect(at_least=400, severity=Condition.FAIL)),
+    )
+    refresh(wh, 0, {"p": "500 GPU hours per month on A100 nodes. Applications are open."})
+    refresh(wh, 10, {"p": "300 GPU hours per month on A100 nodes. Applications are open."})
+    refresh(wh, 20, {"p": "250 GPU hours per month on A100 nodes. Applications are closed."})
+    write_site(wh.con, tmp_path / "site", T0 + 25 * DAY)
+    page = (tmp_path / "site" / "records" / "r.html").read_text()
+    assert "<script" not in page
+    (svg,) = [s for s in page.split("<svg")[1:] if 'class="steps"' in s]
+    svg = "<svg" + svg.split("</svg>")[0] + "</svg>"
+    chart = ET.fromstring(svg)
+    texts = [t.text for t in chart.iter("{http://www.w3.org/2000/svg}text")]
+    for label in ("500 GPU hours", "300 GPU hours", "250 GPU hours"):
+        assert label in texts
+    for date in ("2026-11-04", "2026-11-14", "2026-11-24"):
+        assert date in texts
+    assert int(chart.get("width", "0")) <= 1280
+    # broken conditions first: gpu-hours before apps, though listed after it
+    assert page.index("<h3>gpu-hours") < page.index("<h3>apps")
+    assert "Condition: <strong>fail</strong>" in page
+    assert "open -> closed: “Applications are closed" in page
+    feed = ET.parse(tmp_path / "site" / "feed.xml").getroot()
+    atom = "{http://www.w3.org/2005/Atom}"
+    titles = [e.findtext(f"{atom}title") for e in feed.iter(f"{atom}entry")]
+    assert "r gpu-hours on p: 300 GPU hours -> 250 GPU hours" in titles
+    assert "r apps on p: open -> closed" in titles
+    entry = next(
+        e
+        for e in feed.iter(f"{atom}entry")
+        if e.findtext(f"{atom}title") == "r gpu-hours on p: 300 GPU hours -> 250 GPU hours"
+    )
+    summary = entry.findtext(f"{atom}summary") or entry.findtext(f"{atom}content") or ""
+    assert "500 GPU hours 2026-11-04 to 2026-11-04; 300 GPU hours 2026-11-14 to" in summary
+    assert entry.findtext(f"{atom}updated", "").startswith("2026-11-24")

@@ -55,7 +55,7 @@ SELECT record_id, claim_id, source_id, snapshot_id, checked_at, outcome, found_t
        closest_text, closest_score, found_status
 FROM store.current_checks;
 
-CREATE OR REPLACE VIEW claim_values AS
+CREATE VIEW claim_values AS
 SELECT record_id, claim_id, source_id, value, unit, currency, status, text, first_seen_at,
        last_seen_at, current
 FROM store.claim_values
