@@ -240,6 +240,82 @@ def test_schedule_settings_for_what_is_due(tmp_path: Path) -> None:
             load_settings(config)
 
 
+FIVE_MISTAKES = """\
+id: icml-2026-repro-credits
+title: ICML 2026 reproduction challenge GPU credits
+freshness_window: 15 days
+fields:
+  verdict: trial
+sources:
+  - id: hf-blog
+    url: https://huggingface.co/blog/icml-2026-reproductions
+    role: owner
+  - id: howaiworks
+    url: https://howaiworks.ai/blog/icml-2026-agent-reproduction-challenge
+    role: third-party
+claims:
+  - id: prize-pool
+    qoute: "$4,000 in GPU credits for the best runs"
+  - id: prize-pool
+    quote: "First place: $2,000"
+    sources: [howaiwork]
+"""
+
+
+def test_every_mistake_of_every_file_in_one_pass(tmp_path: Path) -> None:
+    from flows.catalog import check_catalog
+
+    config = write(
+        tmp_path,
+        {
+            "bad.yaml": FIVE_MISTAKES,
+            "broken.yaml": "id: x\ntitle: [\n",
+            "good.yaml": GOOD.replace("id: icml-2026-repro-credits", "id: good"),
+        },
+        "fetch:\n  concurency: 3\nalerts:\n  resend_after: soon\n",
+    )
+    checked = check_catalog(config)
+    found = [(Path(e.file).name, e.line, e.reason) for e in checked.errors]
+    assert [(f, line) for f, line, _ in found] == [
+        ("settings.yaml", 2),
+        ("settings.yaml", 4),
+        ("bad.yaml", 15),
+        ("bad.yaml", 3),
+        ("bad.yaml", 9),
+        ("bad.yaml", 16),
+        ("bad.yaml", 18),
+        ("broken.yaml", 3),
+    ], found
+    reasons = " | ".join(r for _, _, r in found)
+    for words in [
+        "unknown key 'fetch.concurency'",
+        "bad duration 'soon'",
+        "unknown key 'claims[0].qoute' (did you mean 'quote'?)",
+        "bad duration '15 days'",
+        "bad role 'owner'",
+        "duplicate claim id 'prize-pool'",
+        "names unknown source 'howaiwork' (did you mean 'howaiworks'?)",
+        "unparseable YAML",
+    ]:
+        assert words in reasons, reasons
+    assert "missing required key" not in reasons  # the misspelled key is said once
+    assert [r.id for r in checked.catalog.records] == ["good"]
+    with pytest.raises(ConfigError) as info:  # a refresh still stops at the first, as before
+        load_catalog(config)
+    assert str(info.value) == str(checked.errors[0])
+
+
+def test_a_key_given_twice_is_found_beside_other_mistakes(tmp_path: Path) -> None:
+    from flows.catalog import check_catalog
+
+    text = GOOD.replace("title: ICML", "title: A\ntitle: ICML").replace("role: primary", "role: x")
+    checked = check_catalog(write(tmp_path, {"a.yaml": text}))
+    assert [(e.line, e.reason.split(":")[0]) for e in checked.errors] == [
+        (3, "duplicate key 'title'"),
+        (10, "bad role 'x' at sources[0].role"),
+    ]
+
+
 EXPECTS = """\
 id: r
 title: R

@@ -338,10 +338,16 @@ class Record:
     config: RecordConfig
     file: str
     window: timedelta
+    lines: tuple[int | None, ...] = ()  # of the record, then of each claim, in its file
 
     @property
     def id(self) -> str:
         return self.config.id
+
+    def line_of(self, claim_index: int | None = None) -> int | None:
+        """The line of one of its claims in its file, or of the record."""
+        at = 0 if claim_index is None else claim_index + 1
+        return self.lines[at] if at < len(self.lines) else None
 
 
 @dataclass(frozen=True, slots=True)
