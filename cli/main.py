@@ -53,6 +53,8 @@ EXAMPLES = {
     "diff": "evidence diff icml-2026-repro-credits hf-blog --from 2026-11-01",
     "gc": "evidence gc --fetches-before 2026-10-01",
     "accept": "evidence accept icml-2026-repro-credits hf-blog",
+    "review": "evidence review --format json",
+    "update": "evidence update icml-2026-repro-credits prize-pool --dry-run",
     "check": "evidence check --format github",
     "schema": "evidence schema records > records.schema.json",
     "plan": "evidence plan --base origin/main --format markdown",
@@ -235,6 +237,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("accept", "let a source's page held for review count as evidence again")
     p.add_argument("record_id", metavar="ID")
     p.add_argument("source_id", metavar="SOURCE")
+
+    p = command(
+        "review", "what needs a person, most urgent first, each with the command that settles it"
+    )
+    _format_option(p)
+
+    p = command(
+        "update",
+        "write a page's current wording into a claim in its file, then check and grade again",
+    )
+    p.add_argument("record_id", metavar="ID")
+    p.add_argument("claim_id", metavar="CLAIM")
+    p.add_argument("--source", metavar="SOURCE", help="take the wording of this source's page")
+    p.add_argument("--dry-run", action="store_true", help="print the change; write nothing")
 
     p = command(
         "check",
@@ -601,6 +617,41 @@ def cmd_accept(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from flows.commands.review import review_items
+    from warehouse.keeping import QUEUE_COLUMNS
+
+    with _reading(args) as con:
+        items = review_items(con, clock.now())
+    rows = [tuple(getattr(i, c) for c in QUEUE_COLUMNS) for i in items]
+    if not rows and args.format == "table":
+        print("nothing to review: every claim holds, every source answers, no record is due")
+        return 0
+    print(_formatted(args.format, QUEUE_COLUMNS, rows, max_width=90))
+    return 0
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    from flows.commands.update import update_claim
+
+    catalog = _catalog(args)
+    db = resolve_db(args.db, catalog.settings)
+    done = update_claim(
+        catalog, db, args.record_id, args.claim_id, args.source, dry_run=args.dry_run
+    )
+    print(done.diff, end="")
+    if not done.written:
+        print(f"(dry run: {done.path} not written)")
+        return 0
+    was = f"{done.before[0]}, {done.before[1]}" if done.before else "not graded"
+    now = f"{done.after[0]}, {done.after[1]}" if done.after else "not graded"
+    print(
+        f"took the wording of {done.source_id} into {done.record_id}/{done.claim_id}; "
+        f"checked against the stored pages: {was} -> {now}"
+    )
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from cli.problems import no_database_note, render_check
     from flows.commands.check import run_check
@@ -685,6 +736,8 @@ COMMANDS = {
     "diff": cmd_diff,
     "gc": cmd_gc,
     "accept": cmd_accept,
+    "review": cmd_review,
+    "update": cmd_update,
     "check": cmd_check,
     "schema": cmd_schema,
     "plan": cmd_plan,

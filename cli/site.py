@@ -39,8 +39,9 @@ def write_site(
     with_data: bool = False,
 ) -> Path:
     """Write index.html (with schema.org Dataset metadata), records/<id>.html,
-    sources.html and feed.xml into `out`; `with_data`: the stable views too, under
-    data/parquet and data/csv with their datapackage.json. Returns the index's path."""
+    review.html (the queue of `evidence review`), sources.html and feed.xml into `out`;
+    `with_data`: the stable views too, under data/parquet and data/csv with their
+    datapackage.json. Returns the index's path."""
     env = Environment(
         loader=PackageLoader("cli", "templates"),
         autoescape=select_autoescape(["html", "xml"]),
@@ -71,12 +72,22 @@ def write_site(
     out.mkdir(parents=True, exist_ok=True)
     (out / "records").mkdir(exist_ok=True)
     files = _write_data(con, out, now) if with_data else []
+    from flows.commands.review import review_items
+
+    queue = review_items(con, now)
     index = out / "index.html"
     index.write_text(
         env.get_template("index.html").render(
-            records=records, root="", dataset=dataset(records, now, license, files), **common
+            records=records,
+            root="",
+            dataset=dataset(records, now, license, files),
+            queue_size=len(queue),
+            **common,
         ),
         "utf-8",
+    )
+    (out / "review.html").write_text(
+        env.get_template("review.html").render(queue=queue, root="", **common), "utf-8"
     )
     for r in records:
         page = _record_page(con, r["record_id"], history[r["record_id"]], now)

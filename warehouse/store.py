@@ -349,6 +349,16 @@ def write_checks(con: duckdb.DuckDBPyConnection, checks: Sequence[CheckRow]) -> 
                 for c in checks
             ],
         )
+        if checks:  # a check made before claims had values gives way to its remake
+            con.execute(
+                "DELETE FROM store.checks o WHERE o.rules IS NULL"
+                " AND list_contains($ids, o.snapshot_id) AND EXISTS ("
+                "  SELECT 1 FROM store.checks n WHERE n.rules = $rules"
+                "  AND n.record_id = o.record_id AND n.claim_id = o.claim_id"
+                "  AND n.source_id = o.source_id AND n.snapshot_id = o.snapshot_id"
+                "  AND n.quote = o.quote)",
+                {"ids": sorted({c.snapshot_id for c in checks}), "rules": CHECK_RULES},
+            )
 
 
 def review_candidates(con: duckdb.DuckDBPyConnection) -> list[ReviewCandidate]:
