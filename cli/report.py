@@ -1,9 +1,10 @@
 """What `evidence refresh` prints on stdout: the run's report, as a dbt run summary does.
 
-The records whose grade or freshness moved, each with the claim checks that moved it;
-the others counted; the URLs fetched (new, unchanged and failed add up to them); the
-failed sources, the first few of them (flows/alerting/report.py says them, the same
-for a run `evidence serve` starts); with --verbose, the table of every record.
+The conditions that started to break or hold again, first; the records whose grade or
+freshness moved, each with the claim checks that moved it; the others counted; every
+claim whose value moved on a source; the URLs fetched (new, unchanged and failed add up
+to them); the failed sources, the first few of them (flows/alerting/report.py says them,
+the same for a run `evidence serve` starts); with --verbose, the table of every record.
 """
 
 from __future__ import annotations

@@ -2,8 +2,10 @@
 
 Each record whose grade or freshness moved, with the claim checks that moved it (for a
 `changed` one, its figures as written before and after); the records that did not move,
-counted; the URLs fetched, with a new snapshot, unchanged or failed (these add up); and
-the failed sources, each with its URL, outcome and error.
+counted; every claim whose value moved on a source, its grade moved or not; the
+conditions that started to break or hold again; the URLs fetched, with a new snapshot,
+unchanged or failed (these add up); and the failed sources, each with its URL, outcome
+and error.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from flows.alerting.moves import ClaimMove, RecordMove
+from flows.alerting.moves import ClaimMove, ConditionMove, RecordMove, ValueMove
 
 MAX_FAILED = 10  # failed sources named; `evidence sources --failing` lists every one
 MAX_FIRST = 10  # records graded for the first time named one by one; more are counted
@@ -48,6 +50,8 @@ class RunReport:
     unchanged: int = 0  # a 304, or the same reading
     failed: int = 0
     alerts: list[str] = field(default_factory=list)  # titles of the messages raised
+    values: list[ValueMove] = field(default_factory=list)  # every value that moved
+    conditions: list[ConditionMove] = field(default_factory=list)  # broke or hold again
 
     @property
     def first_graded(self) -> list[RecordMove]:
@@ -64,7 +68,7 @@ class RunReport:
 
     def summary_lines(self, verbose: bool = False) -> list[str]:
         """What moved and what failed, as `evidence refresh` (and a served run) says it."""
-        lines: list[str] = []
+        lines: list[str] = [c.line() for c in self.conditions]  # broken conditions first
         for move in self.regraded:
             lines.append(move.line())
             lines.extend(f"  {c.line()}" for c in move.claims)
@@ -77,6 +81,9 @@ class RunReport:
             grades = Counter(m.now[0] for m in first)
             counted = ", ".join(f"{grade} {n}" for grade, n in sorted(grades.items()))
             lines.append(f"{len(first)} records graded for the first time: {counted}")
+        if self.values:
+            lines.append(f"{len(self.values)} value(s) moved:")
+            lines.extend(f"  {v.record_id}: {v.line()}" for v in self.values)
         if self.unmoved or not self.moved:
             hint = "" if verbose else " (--verbose lists every record)"
             lines.append(f"{_records(self.unmoved)} did not move{hint}")
