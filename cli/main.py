@@ -347,7 +347,9 @@ def cmd_refresh(args: argparse.Namespace) -> int:
     config_dir = config_dir_from(args.config)
     db = resolve_db(args.db, load_settings(config_dir))
     if (args.db or os.environ.get("EVIDENCE_DB")) and not db.parent.is_dir():
-        # a typo in a path given is said, not made into a new warehouse
+        # a typo in a path given is said, not made into a new warehouse; the
+        # catalog's own errors come first, as they do with a directory there
+        load_catalog(config_dir)
         raise EvidenceError(f"no directory {db.parent} for the database {db}: make it first")
     check_database_file(db)
     ensure_no_refresh(db)  # a second refresh exits at once, before Prefect starts
