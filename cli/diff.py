@@ -8,6 +8,7 @@ import sys
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+from extractors.printable import printable
 from extractors.textdiff import Op, appeared_and_went, word_diff
 from warehouse import queries
 from warehouse.db import Connection
@@ -58,7 +59,7 @@ def diff_report(
         out.extend(
             "  " + line for line in changed_lines(word_diff(old["text"], new["text"]), colour)
         )
-        out.extend(_extracts(con, old["snapshot_id"], new["snapshot_id"]))
+        out.extend(printable(e) for e in _extracts(con, old["snapshot_id"], new["snapshot_id"]))
     return "\n".join(out)
 
 
@@ -110,6 +111,7 @@ def changed_lines(runs: list[tuple[Op, str]], colour: bool = False) -> list[str]
 
 
 def _show(op: Op, text: str, at: int, count: int, colour: bool) -> str:
+    text = printable(text)  # the page's words: never an escape sequence of their own
     if op == "=":
         if at == 0 and len(text) > CONTEXT:
             return "…" + text[-CONTEXT:]

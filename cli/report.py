@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from cli.render import SUMMARY_COLUMNS, table
+from extractors.printable import printable
 from flows.alerting import RunReport
 
 MAX_FAILED = 10  # failed sources named; `evidence sources --failing` lists every one
@@ -45,7 +46,7 @@ def report_text(report: RunReport, verbose: bool = False) -> str:
     if verbose:
         rows = [[r[c] for c in SUMMARY_COLUMNS] for r in report.records]
         lines += ["", table(SUMMARY_COLUMNS, rows)]
-    return "\n".join(lines)
+    return printable("\n".join(lines))  # URLs, errors and figures came from pages
 
 
 def _records(n: int) -> str:

@@ -79,12 +79,7 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
         fields = _fields(con, view)
         if not fields:
             continue  # a database older than the view
-        columns = ", ".join(
-            f'to_json("{name}") AS "{name}"'
-            if fmt == "csv" and _frictionless(kind) in ("array", "object")
-            else f'"{name}"'
-            for name, kind in fields
-        )
+        columns = ", ".join(_column(fmt, name, kind) for name, kind in fields)
         path = out / f"{view}.{suffix}"
         # the names are this module's and the catalog's columns, the path the user's
         con.execute(
@@ -105,6 +100,23 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
             }
         )
     return resources
+
+
+# A text cell a spreadsheet would run as a formula (OWASP's starts) is written as text.
+_FORMULA_SAFE = (
+    "CASE WHEN left({c}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || {c} ELSE {c} END"
+)
+
+
+def _column(fmt: str, name: str, kind: str) -> str:
+    """A view's column as the export writes it: in CSV, lists and structs as JSON and
+    text made safe for spreadsheets."""
+    quoted = f'"{name}"'
+    if fmt == "csv" and _frictionless(kind) in ("array", "object"):
+        return f"to_json({quoted}) AS {quoted}"
+    if fmt == "csv" and kind == "VARCHAR":
+        return f"{_FORMULA_SAFE.format(c=quoted)} AS {quoted}"
+    return quoted
 
 
 def _format(fmt: str, kind: str) -> dict[str, str]:

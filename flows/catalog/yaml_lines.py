@@ -108,18 +108,19 @@ def _count_nodes(text: str, path: Path) -> None:
         if not isinstance(event, yaml.NodeEvent):
             continue
         count += 1
+        line = event.start_mark.line + 1 if event.start_mark else None
         if count > MAX_YAML_NODES:
             raise ConfigError(
                 str(path),
                 f"more than {MAX_YAML_NODES:,} YAML nodes: split the records over several files",
-                event.start_mark.line + 1,
+                line,
             )
         tag = getattr(event, "tag", None)
         if tag not in (None, "!") and _full_tag(tag) not in _YAML_TAGS:
             raise ConfigError(
                 str(path),
                 f"YAML tag {tag!r} is not read here: remove it (plain values only)",
-                event.start_mark.line + 1,
+                line,
             )
 
 
