@@ -525,7 +525,8 @@ def cmd_export(args: argparse.Namespace) -> int:
                 count = write_warc(
                     kept_pages(con, args.record), target, settings.fetch.user_agent, clock.now()
                 )
-                print(f"wrote {count} kept page(s) to {target}")
+                said = sys.stderr if args.warc == "-" else sys.stdout  # stdout is the file
+                print(f"wrote {count} kept page(s) to {target}", file=said)
             else:
                 resources = write_tables(con, target, args.format, SITE_TITLE, clock.now())
                 print(

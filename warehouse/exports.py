@@ -12,6 +12,8 @@ from typing import Any
 import duckdb
 
 from warehouse.bodies import decompress
+from warehouse.errors import WarehouseError
+from warehouse.outputs import file_in, replacing
 
 # The contract's stable views (CONTRACT.md, "SQL views"), and the capture queue.
 STABLE_VIEWS = (
@@ -80,11 +82,16 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
         if not fields:
             continue  # a database older than the view
         columns = ", ".join(_column(fmt, name, kind) for name, kind in fields)
-        path = out / f"{view}.{suffix}"
+        path = file_in(out, f"{view}.{suffix}")
         # the names are this module's and the catalog's columns, the path the user's
-        con.execute(
-            f"COPY (SELECT {columns} FROM {view}) TO '{_quoted(path)}' ({options})"  # noqa: S608
-        )
+        with replacing(path) as partial:
+            try:
+                con.execute(
+                    f"COPY (SELECT {columns} FROM {view}) "  # noqa: S608
+                    f"TO '{_quoted(partial)}' ({options})"
+                )
+            except duckdb.Error as e:
+                raise WarehouseError(f"cannot write {path}: {str(e).splitlines()[0]}") from e
         resources.append(
             {
                 "name": view.replace("_", "-"),

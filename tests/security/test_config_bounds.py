@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -150,7 +151,14 @@ def test_a_record_file_that_is_a_fifo_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = catalog(tmp_path)
-    os.mkfifo(config / "records" / "pipe.yaml")  # reading it would block for ever
+    fifo = config / "records" / "pipe.yaml"
+    os.mkfifo(fifo)
+
+    def feed() -> None:  # a reader would get a record (and wait for it)
+        with fifo.open("w") as f:
+            f.write("id: piped\ntitle: P\nsources: [{url: https://example.org, role: primary}]\n")
+
+    threading.Thread(target=feed, daemon=True).start()
     refused(config, capsys, "pipe.yaml", "not a regular file")
 
 
