@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from extractors.printable import printable
-from extractors.textdiff import Op, appeared_and_went, word_diff
+from extractors.textdiff import MAX_DIFF_TOKENS, Op, appeared_and_went, cut_for_diff, word_diff
 from warehouse import queries
 from warehouse.db import Connection
 from warehouse.errors import EvidenceError
@@ -56,6 +56,8 @@ def diff_report(
             out.append(f"{head}: no change")
             continue
         out.append(head)
+        if cut_for_diff(old["text"])[1] or cut_for_diff(new["text"])[1]:
+            out.append(f"  (long texts: their first {MAX_DIFF_TOKENS:,} words and spaces compared)")
         out.extend(
             "  " + line for line in changed_lines(word_diff(old["text"], new["text"]), colour)
         )
