@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import gc
+import json
 import signal
 import sys
 from collections.abc import Sequence
@@ -53,6 +54,9 @@ EXAMPLES = {
     "diff": "evidence diff icml-2026-repro-credits hf-blog --from 2026-11-01",
     "gc": "evidence gc --fetches-before 2026-10-01",
     "accept": "evidence accept icml-2026-repro-credits hf-blog",
+    "check": "evidence check --format github",
+    "schema": "evidence schema records > records.schema.json",
+    "plan": "evidence plan --base origin/main --format markdown",
     "serve": "evidence serve --config config",
     "demo": "evidence demo",
 }
@@ -158,7 +162,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every alert kept, newest first")
     p.add_argument(
         "--kind",
-        choices=["unreachable", "recovered", "grade", "changed", "stale", "review", "flow-failed"],
+        choices=[
+            "unreachable",
+            "recovered",
+            "grade",
+            "changed",
+            "condition",
+            "stale",
+            "review",
+            "flow-failed",
+        ],
         help="only alerts of this kind",
     )
     p.add_argument(
@@ -231,6 +244,40 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("accept", "let a source's page held for review count as evidence again")
     p.add_argument("record_id", metavar="ID")
     p.add_argument("source_id", metavar="SOURCE")
+
+    p = command(
+        "check",
+        "check the catalog offline: every config error, then each claim against the stored "
+        "snapshots and its expect",
+    )
+    p.add_argument(
+        "--format",
+        choices=["text", "json", "github"],
+        default="text",
+        help="text (default), json (one object per problem), or github (workflow commands)",
+    )
+    p.add_argument("--strict", action="store_true", help="warnings fail too (exit 1), as errors do")
+    p.add_argument(
+        "files",
+        metavar="FILE",
+        nargs="*",
+        help="report only on these catalog files (as pre-commit passes them); the config "
+        "directory is the one they are in unless --config is given",
+    )
+
+    p = command("schema", "print the JSON Schema of a record file or of settings.yaml")
+    p.add_argument("kind", choices=["records", "settings"], nargs="?", default="records")
+
+    p = command(
+        "plan", "what a change to the catalog does to claims and grades, from git REF to now"
+    )
+    p.add_argument("--base", metavar="REF", default="HEAD", help="the git ref (default HEAD)")
+    p.add_argument(
+        "--format",
+        choices=["markdown", "json"],
+        default="markdown",
+        help="markdown (default; a pull request comment) or json",
+    )
 
     p = command("serve", "run the refresh on schedule.cron until stopped")
     p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
@@ -599,6 +646,61 @@ def cmd_accept(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    from cli.problems import no_database_note, render_check
+    from flows.commands.check import run_check
+
+    files = [Path(f) for f in args.files]
+    config_dir = config_dir_from(args.config or _config_of(files))
+    settings = _settings_leniently(config_dir)
+    report = run_check(config_dir, resolve_db(args.db, settings), args.strict, files or None)
+    out = render_check(report, args.format)
+    if out:
+        print(out)
+    note = no_database_note(report)
+    if note and args.format == "json":
+        print(f"evidence: {note}", file=sys.stderr)
+    return report.exit_code
+
+
+def _config_of(files: list[Path]) -> str | None:
+    """The config directory of catalog files: the one holding `records/` or settings.yaml."""
+    for f in files:
+        if f.parent.name == "records":
+            return str(f.parent.parent)
+        if f.name == "settings.yaml":
+            return str(f.parent)
+    return None
+
+
+def _settings_leniently(config_dir: Path) -> Settings:
+    """The settings, or the defaults when settings.yaml has a mistake (`check` reports it)."""
+    from warehouse.errors import ConfigError
+
+    try:
+        return load_settings(config_dir) if config_dir.is_dir() else Settings()
+    except ConfigError:
+        return Settings()
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from flows.catalog import json_schema
+
+    print(json.dumps(json_schema(args.kind), indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from cli.plan import render_plan
+    from flows.commands.plan import run_plan
+
+    config_dir = config_dir_from(args.config)
+    settings = _settings_leniently(config_dir)
+    plan = run_plan(config_dir, resolve_db(args.db, settings), args.base)
+    print(render_plan(plan, args.format))
+    return 2 if plan.config_errors else 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     db = resolve_db(args.db, catalog.settings)
@@ -628,6 +730,9 @@ COMMANDS = {
     "diff": cmd_diff,
     "gc": cmd_gc,
     "accept": cmd_accept,
+    "check": cmd_check,
+    "schema": cmd_schema,
+    "plan": cmd_plan,
     "serve": cmd_serve,
     "demo": cmd_demo,
 }

@@ -13,6 +13,8 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from cli.card import value_history
+from cli.charts import step_chart_svg
 from warehouse import queries
 from warehouse.db import Connection
 from warehouse.outputs import file_in, output_dir, write_text
@@ -167,8 +169,21 @@ def _record_page(
         c["checked_at"] = _day(c["checked_at"])
         checks[c["claim_id"]].append(c)
     claims = _rows(data["claims"])
+    shown = defaultdict(list)
+    for v in _rows(data["values"]):
+        shown[(v["claim_id"], v["source_id"])].append(v)
     for claim in claims:
         claim["checks"] = checks[claim["claim_id"]]
+        claim["values"] = [
+            {
+                "source_id": source,
+                "history": value_history(rows),
+                "chart": step_chart_svg(rows, now, source),
+            }
+            for (claim_id, source), rows in shown.items()
+            if claim_id == claim["claim_id"]
+        ]
+    claims.sort(key=lambda c: {"fail": 0, "warn": 1}.get(c["condition"] or "", 2))
     extracts = [e for e in _rows(data["extracts"]) if e["what"] == "number"]
     for e in extracts:
         e["value_text"] = _value(e)
@@ -291,10 +306,23 @@ def _feed_entries(con: Connection, history: dict[str, list[dict[str, Any]]]) -> 
                     "summary": what,
                 }
             )
+    for v in _rows(queries.value_moves(con)):
+        what = f"{v['record_id']} {v['claim_id']} on {v['source_id']}: {v['was']} -> {v['now']}"
+        entries.append(
+            {
+                "title": what,
+                "id": f"urn:evidence-pipeline:{v['record_id']}:{v['claim_id']}:"
+                f"{v['source_id']}:value:{v['first_seen_at'].isoformat()}",
+                "updated": v["first_seen_at"].astimezone(UTC).isoformat(),
+                "record_id": v["record_id"],
+                "summary": f"{what}. Values: {v['history']}",
+            }
+        )
     for c in _rows(queries.changed_claims(con)):
         entries.append(
             {
-                "title": f"{c['record_id']} {c['claim_id']} changed on {c['source_id']}",
+                "title": f"{c['record_id']} {c['claim_id']} changed on {c['source_id']}"
+                + (f": {c['status']} -> {c['found_status']}" if c["found_status"] else ""),
                 "id": f"urn:evidence-pipeline:{c['record_id']}:{c['claim_id']}:"
                 f"{c['source_id']}:{c['snapshot_id']}",
                 "updated": c["checked_at"].astimezone(UTC).isoformat(),

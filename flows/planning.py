@@ -56,6 +56,8 @@ def catalog_rows(catalog: Catalog) -> tuple[list[RecordRow], list[SourceRow], li
                 quote=cl.quote,
                 status=cl.status.value if cl.status else None,
                 source_ids=tuple(cl.sources) if cl.sources is not None else None,
+                figure=cl.figure,
+                expect=cl.expect.to_expect().to_json() if cl.expect else None,
             )
             for cl in c.claims
         )

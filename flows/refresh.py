@@ -20,10 +20,12 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from flows.alerting import (
     RunReport,
     claim_moves,
+    condition_moves,
     failures_by_url,
     notify_flow_failure,
     publish,
     record_moves,
+    value_moves,
 )
 from flows.catalog import Settings, load_catalog, resolve_db
 from flows.fetching import check_engines
@@ -165,6 +167,8 @@ def report_run(db: Path, run_id: str, before: EvidenceState, raised: list[str]) 
             claims=claims,
             failures=failures_by_url(queries.run_failures(con, run_id)),
             alerts=raised,
+            values=value_moves(before, after),
+            conditions=condition_moves(before, after),
             **counts,
         )
 

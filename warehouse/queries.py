@@ -182,6 +182,7 @@ def card(con: duckdb.DuckDBPyConnection, record_id: str) -> dict[str, Result] | 
             con, "SELECT * FROM source_health WHERE record_id = ?", [record_id]
         ),
         "origins": run(con, "card_origins.sql", record_id=record_id),
+        "values": run(con, "card_values.sql", record_id=record_id),
     }
 
 
@@ -269,12 +270,20 @@ def grade_history(con: duckdb.DuckDBPyConnection) -> Result:
 
 
 def changed_claims(con: duckdb.DuckDBPyConnection) -> Result:
-    """Current claim checks that found other numbers."""
+    """Current claim checks that found other numbers, or another status."""
     return run_query(
         con,
-        "SELECT record_id, claim_id, source_id, snapshot_id, checked_at, found_text "
-        "FROM claim_checks WHERE outcome = 'changed' AND checked_at IS NOT NULL",
+        "SELECT k.record_id, k.claim_id, k.source_id, k.snapshot_id, k.checked_at, "
+        "k.found_text, k.found_status, c.status FROM claim_checks k "
+        "LEFT JOIN store.claims c USING (record_id, claim_id) "
+        "WHERE k.outcome = 'changed' AND k.checked_at IS NOT NULL",
     )
+
+
+def value_moves(con: duckdb.DuckDBPyConnection) -> Result:
+    """Each value a source showed for a claim after another (newest first), with the
+    one before and the source's whole history of the claim, for the site's feed."""
+    return run(con, "value_moves.sql")
 
 
 def source_health(con: duckdb.DuckDBPyConnection) -> Result:

@@ -1,7 +1,14 @@
 """The catalog: settings and records as the user wrote them, validated before anything
 is fetched, every mistake one line naming the file, the line and the fix."""
 
-from flows.catalog.loading import config_dir_from, load_catalog, load_settings, resolve_db
+from flows.catalog.loading import (
+    CheckedCatalog,
+    check_catalog,
+    config_dir_from,
+    load_catalog,
+    load_settings,
+    resolve_db,
+)
 from flows.catalog.models import (
     DEFAULT_USER_AGENT,
     AlertSettings,
@@ -19,12 +26,14 @@ from flows.catalog.models import (
     slugify,
     source_slug,
 )
+from flows.catalog.schema import json_schema
 
 __all__ = [
     "DEFAULT_USER_AGENT",
     "AlertSettings",
     "ArchiveSettings",
     "Catalog",
+    "CheckedCatalog",
     "ClaimConfig",
     "FetchSettings",
     "Record",
@@ -32,8 +41,10 @@ __all__ = [
     "Settings",
     "SourceConfig",
     "__version__",
+    "check_catalog",
     "check_url",
     "config_dir_from",
+    "json_schema",
     "load_catalog",
     "load_settings",
     "parse_duration",
