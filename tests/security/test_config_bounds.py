@@ -110,7 +110,7 @@ def test_an_overflowing_freshness_window_is_a_config_error(
     refused(config, capsys, "settings.yaml", "longer than a century")
 
 
-@pytest.mark.parametrize("database", ["/proc/self/mem", "/dev/null", "DIR"])
+@pytest.mark.parametrize("database", ["/proc/self/mem", "/dev/zero", "DIR"])
 def test_a_database_that_is_not_a_regular_file_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], database: str
 ) -> None:
