@@ -194,8 +194,8 @@ def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
         now = datetime.now(UTC)
     kept = False
     if settings is not None:
-        db = resolve_db(params.get("db_path"), settings)
         try:
+            db = resolve_db(params.get("db_path"), settings)  # not a database: not kept
             if db.exists():
                 with refresh_lock(db), session(db, now=now) as con, transaction(con):
                     alerts.keep(con, [message], _channels(urls), now, str(flow_run.id))  # type: ignore[attr-defined]
