@@ -22,7 +22,7 @@ def render_card(data: dict[str, Result]) -> str:
     out += [f"{f['name'].ljust(width)}  {f['value']}" for f in fields]
     if fields:
         out.append("")
-    out.append(evidence_line(rec["grade"], rec["sources_confirming"]))
+    out.append(evidence_line(rec["grade"], _rows(data["claims"]), _rows(data["checks"])))
     out.append(freshness_line(rec["freshness"], rec["checked_at"], rec["stale_on"], rec["via"]))
     window_days = rec["window_s"] / 86400
     out.append(

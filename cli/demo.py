@@ -1,14 +1,23 @@
-"""`evidence demo`: the whole cycle offline, against bundled pages served on 127.0.0.1."""
+"""`evidence demo`: the whole cycle offline, against bundled pages served on 127.0.0.1.
+
+The demo tells the same story on every run: it starts its database afresh (one that
+holds the demo's records only, or none), refreshes as of yesterday, then as of now
+(EVIDENCE_NOW, when set, is now). Its catalog and pages are the data of the `demo`
+package, so that an installed wheel has them too.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from pathlib import Path
 
+import demo
 from cli.card import render_card
 from cli.diff import diff_report
 from cli.render import table
@@ -18,10 +27,11 @@ from cli.site import write_site
 from flows.catalog import load_catalog
 from flows.runtime import clock
 from warehouse import queries
-from warehouse.db import connect
-from warehouse.lock import ensure_no_refresh
+from warehouse.db import check_database_file, connect, session
+from warehouse.errors import EvidenceError
+from warehouse.lock import ensure_no_refresh, lock_path
 
-DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
+DEMO_DIR = Path(demo.__file__).resolve().parent
 DEMO_DB = "data/demo.duckdb"
 DEMO_PORT = 8741  # the sample site's, run after run
 CARD_RECORD = "icml-2026-repro-credits"
@@ -40,27 +50,39 @@ def write_demo_config(source: Path, target: Path, base_url: str) -> Path:
 
 
 def run_demo(db_flag: str | None, verbose: bool = False) -> int:
-    """Two refreshes of the bundled catalog: on the first day every record is as its
-    pages say; on the second a primary page writes another figure and a source fails.
-    Then what the second run said, its alerts, the diff, the status and one card."""
+    """Two refreshes of the bundled catalog: yesterday every record is as its pages say;
+    today a primary page writes another figure and a source fails. Then what the second
+    run said, its alerts, the diff, the status and one card."""
     from flows.commands.run import run_refresh
 
     db = Path(db_flag or DEMO_DB)
+    if db_flag is None:
+        db.parent.mkdir(parents=True, exist_ok=True)  # the demo's own directory
+    elif not db.parent.is_dir():
+        raise EvidenceError(f"no directory {db.parent} for the database {db}: make it first")
     ensure_no_refresh(db)
+    today = clock.now()
+    days = (today - timedelta(days=1), today)
     with _sample_site() as site, tempfile.TemporaryDirectory() as tmp:
         config = write_demo_config(DEMO_DIR / "config", Path(tmp) / "config", site.base_url)
-        load_catalog(config)  # a config error stops here, before Prefect starts
+        catalog = load_catalog(config)  # a config error stops here, before Prefect starts
+        start_afresh(db, {r.id for r in catalog.records})
         print(f"evidence demo: serving {DEMO_DIR / 'pages'} at {site.base_url}", file=sys.stderr)
-        print("== day 1: the first refresh ==")
-        print(report_text(run_refresh(config, db, None, verbose)))
+        print(f"== day 1, {_day(days[0])}: the first refresh ==")
+        with _clock_at(days[0]):
+            print(report_text(run_refresh(config, db, None, verbose)))
         site.overlay = DEMO_DIR / "pages-day2"
         site.failing = {FAILING}
-        print("\n== day 2: a primary page writes another figure; the roundup fails ==")
-        second = run_refresh(config, db, None, verbose)
+        print(
+            f"\n== day 2, {_day(days[1])}: a primary page writes another figure; "
+            "the roundup fails =="
+        )
+        with _clock_at(days[1]):
+            second = run_refresh(config, db, None, verbose)
         print(report_text(second))
     print("\n== the alerts it raised (evidence alerts) ==")
     print("\n".join(second.alerts) or "none")
-    con = connect(db, read_only=True, now=clock.now())
+    con = connect(db, read_only=True, now=today)
     try:
         print(f"\n== evidence diff {CHANGED[0]} {CHANGED[1]} ==")
         print(diff_report(con, CHANGED[0], CHANGED[1], None, None))
@@ -71,7 +93,7 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         if data is None:
             raise RuntimeError(f"the demo catalog has no record {CARD_RECORD}")
         print(render_card(data))
-        index = write_site(con, db.parent / "site", clock.now())
+        index = write_site(con, db.parent / "site", today)
     finally:
         con.close()
     me = _command()
@@ -81,26 +103,58 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         f"{me} show {CHANGED[0]} --db {db}",
         f"{me} alerts --db {db}",
         f'{me} sql "SELECT * FROM claim_status" --db {db}',  # noqa: S608 (a usage hint)
-        "make demo   (again: its history goes on)",
+        "make demo   (again: the same two days, from a fresh database)",
     ):
         print(f"  {hint}")
     print(f"The catalog as a static site: {index.absolute()}")
     return 0
 
 
+def start_afresh(db: Path, demo_ids: set[str]) -> None:
+    """Remove the demo's database, so that its story starts at day 1 again; a database
+    holding any other record is not the demo's to remove (one line, exit 2)."""
+    if not check_database_file(db):
+        return
+    with session(db, read_only=True) as con:
+        _, held = queries.served_catalog(con)
+    others = sorted(set(held) - demo_ids)
+    if others:
+        raise EvidenceError(
+            f"{db} holds records that are not the demo's ({', '.join(others[:5])}): "
+            "give the demo a database of its own with --db PATH"
+        )
+    print(f"evidence demo: starting {db} afresh", file=sys.stderr)
+    for path in (db, db.with_name(db.name + ".wal"), lock_path(db)):
+        path.unlink(missing_ok=True)
+
+
+@contextmanager
+def _clock_at(when: datetime) -> Iterator[None]:
+    """EVIDENCE_NOW at `when` for the block (the refresh reads the clock through it)."""
+    saved = os.environ.get("EVIDENCE_NOW")
+    os.environ["EVIDENCE_NOW"] = when.isoformat()
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("EVIDENCE_NOW", None)
+        else:
+            os.environ["EVIDENCE_NOW"] = saved
+
+
+def _day(when: datetime) -> str:
+    return when.strftime("%Y-%m-%d")
+
+
 @contextmanager
 def _sample_site() -> Iterator[SampleSite]:
-    """The sample site on its own port, so that the demo's URLs, and so its history, are
-    the same run after run; on another when that one is taken."""
+    """The sample site on its own port, so that the demo's URLs are the same run after
+    run; on another when that one is taken."""
     try:
         site = SampleSite(DEMO_DIR / "pages", port=DEMO_PORT)
     except OSError:
         site = SampleSite(DEMO_DIR / "pages")
-        print(
-            f"evidence demo: port {DEMO_PORT} is taken; its history starts again at "
-            f"{site.base_url}",
-            file=sys.stderr,
-        )
+        print(f"evidence demo: port {DEMO_PORT} is taken; using another", file=sys.stderr)
     with site:
         yield site
 

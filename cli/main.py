@@ -11,6 +11,7 @@ import argparse
 import faulthandler
 import gc
 import json
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -32,7 +33,7 @@ from flows.catalog import (
 )
 from flows.runtime import clock, mark_start
 from warehouse import queries
-from warehouse.db import Connection, session
+from warehouse.db import Connection, check_database_file, session
 from warehouse.errors import EvidenceError, WarehouseMissing
 from warehouse.lock import ensure_no_refresh
 
@@ -54,6 +55,8 @@ EXAMPLES = {
     "diff": "evidence diff icml-2026-repro-credits hf-blog --from 2026-11-01",
     "gc": "evidence gc --fetches-before 2026-10-01",
     "accept": "evidence accept icml-2026-repro-credits hf-blog",
+    "review": "evidence review --format json",
+    "update": "evidence update icml-2026-repro-credits prize-pool --dry-run",
     "check": "evidence check --format github",
     "schema": "evidence schema records > records.schema.json",
     "plan": "evidence plan --base origin/main --format markdown",
@@ -124,6 +127,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="[RECORD/]SOURCE",
         help="fetch this source (repeatable); with --due, besides those due",
+    )
+    p.add_argument(
+        "--prune",
+        action="store_true",
+        help="let the catalog lack records the database holds: they leave the views "
+        "(their history is kept, and comes back with them)",
     )
     p.add_argument(
         "--verbose",
@@ -246,6 +255,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("source_id", metavar="SOURCE")
 
     p = command(
+        "review", "what needs a person, most urgent first, each with the command that settles it"
+    )
+    _format_option(p)
+
+    p = command(
+        "update",
+        "write a page's current wording into a claim in its file, then check and grade again",
+    )
+    p.add_argument("record_id", metavar="ID")
+    p.add_argument("claim_id", metavar="CLAIM")
+    p.add_argument("--source", metavar="SOURCE", help="take the wording of this source's page")
+    p.add_argument("--dry-run", action="store_true", help="print the change; write nothing")
+
+    p = command(
         "check",
         "check the catalog offline: every config error, then each claim against the stored "
         "snapshots and its expect",
@@ -302,7 +325,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"evidence: {printable(str(e))}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
-        print("evidence: interrupted", file=sys.stderr)
+        from flows.runtime import interrupted
+
+        if not interrupted():  # (said already when a refresh was interrupted)
+            print("evidence: interrupted", file=sys.stderr)
         return 130
 
 
@@ -329,11 +355,17 @@ def _reading(args: argparse.Namespace) -> AbstractContextManager[Connection]:
 def cmd_refresh(args: argparse.Namespace) -> int:
     config_dir = config_dir_from(args.config)
     db = resolve_db(args.db, load_settings(config_dir))
+    if (args.db or os.environ.get("EVIDENCE_DB")) and not db.parent.is_dir():
+        # a typo in a path given is said, not made into a new warehouse
+        raise EvidenceError(f"no directory {db.parent} for the database {db}: make it first")
+    check_database_file(db)
     ensure_no_refresh(db)  # a second refresh exits at once, before Prefect starts
     from cli.report import report_text
     from flows.commands.run import run_refresh
 
-    report = run_refresh(config_dir, db, args.record, args.verbose, args.due, args.source)
+    report = run_refresh(
+        config_dir, db, args.record, args.verbose, args.due, args.source, prune=args.prune
+    )
     print(report_text(report, args.verbose))
     return 0
 
@@ -646,6 +678,41 @@ def cmd_accept(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from flows.commands.review import review_items
+    from warehouse.keeping import QUEUE_COLUMNS
+
+    with _reading(args) as con:
+        items = review_items(con, clock.now())
+    rows = [tuple(getattr(i, c) for c in QUEUE_COLUMNS) for i in items]
+    if not rows and args.format == "table":
+        print("nothing to review: every claim holds, every source answers, no record is due")
+        return 0
+    print(_formatted(args.format, QUEUE_COLUMNS, rows, max_width=90))
+    return 0
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    from flows.commands.update import update_claim
+
+    catalog = _catalog(args)
+    db = resolve_db(args.db, catalog.settings)
+    done = update_claim(
+        catalog, db, args.record_id, args.claim_id, args.source, dry_run=args.dry_run
+    )
+    print(done.diff, end="")
+    if not done.written:
+        print(f"(dry run: {done.path} not written)")
+        return 0
+    was = f"{done.before[0]}, {done.before[1]}" if done.before else "not graded"
+    now = f"{done.after[0]}, {done.after[1]}" if done.after else "not graded"
+    print(
+        f"took the wording of {done.source_id} into {done.record_id}/{done.claim_id}; "
+        f"checked against the stored pages: {was} -> {now}"
+    )
+    return 0
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from cli.problems import no_database_note, render_check
     from flows.commands.check import run_check
@@ -704,7 +771,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     db = resolve_db(args.db, catalog.settings)
+    from flows.commands.run import check_served
     from flows.commands.serve import serve
+
+    check_served(catalog, db if check_database_file(db) else None, prune=False)
 
     return serve(catalog.config_dir, db, catalog.settings.schedule.cron, args.verbose)
 
@@ -730,6 +800,8 @@ COMMANDS = {
     "diff": cmd_diff,
     "gc": cmd_gc,
     "accept": cmd_accept,
+    "review": cmd_review,
+    "update": cmd_update,
     "check": cmd_check,
     "schema": cmd_schema,
     "plan": cmd_plan,

@@ -16,12 +16,14 @@ if TYPE_CHECKING:
 
 from extractors.printable import printable, spreadsheet_safe
 
-WHO_SAID_SO = {
-    "documented": "the primary source says so",
-    "reported": "a third party said so",
-    "contradicted": "the primary source says otherwise",
-    "unverified": "no source confirms it",
+# Why a record has its grade: what its weakest claims lack, named (CONTRACT.md, "Grades")
+WHY_GRADED = {
+    "documented": "a primary source confirms every claim",
+    "reported": "only third parties confirm {claims}",
+    "contradicted": "a primary source says otherwise on {claims}",
+    "unverified": "nothing confirms {claims}",
 }
+MAX_CLAIMS_NAMED = 3
 
 
 def cell(value: Any) -> str:
@@ -175,9 +177,36 @@ def day(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d") if value else "never"
 
 
-def evidence_line(grade: str, sources_confirming: int) -> str:
-    noun = "source" if sources_confirming == 1 else "sources"
-    return f"Evidence: {grade} — {sources_confirming} {noun}; {WHO_SAID_SO[grade]}"
+def evidence_said(grade: str, claims: list[dict[str, Any]], checks: list[dict[str, Any]]) -> str:
+    """`<n> sources; <who said so>`, from the rows the grade comes from: each claim's grade
+    (claim_status) and each source's check of it with the source's role (claim_checks).
+    The sources are those that confirm a claim, as `sources_confirming` counts them."""
+    roles: dict[str, str] = {}
+    for check in checks:
+        if check["outcome"] == "confirmed":
+            roles.setdefault(check["source_id"], check["role"])
+    noun = "source" if len(roles) == 1 else "sources"
+    who = (
+        "confirmed by " + _and([f"{s} ({role})" for s, role in roles.items()])
+        if roles
+        else "no source confirms a claim"
+    )
+    if not claims:
+        return f"{len(roles)} {noun}; no claims to check"
+    weakest = [c["claim_id"] for c in claims if c["grade"] == grade]
+    named = weakest[:MAX_CLAIMS_NAMED]
+    if len(weakest) > MAX_CLAIMS_NAMED:
+        named.append(f"{len(weakest) - MAX_CLAIMS_NAMED} more")
+    why = WHY_GRADED[grade].format(claims=_and(named))
+    return f"{len(roles)} {noun}; {who}; {why}"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def evidence_line(grade: str, claims: list[dict[str, Any]], checks: list[dict[str, Any]]) -> str:
+    return f"Evidence: {grade} — {evidence_said(grade, claims, checks)}"
 
 
 def freshness_line(

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from cli.card import value_history
 from cli.charts import step_chart_svg
+from cli.render import evidence_said
 from warehouse import queries
 from warehouse.db import Connection
 from warehouse.outputs import file_in, output_dir, write_text
@@ -40,8 +41,9 @@ def write_site(
     with_data: bool = False,
 ) -> Path:
     """Write index.html (with schema.org Dataset metadata), records/<id>.html,
-    sources.html and feed.xml into `out`; `with_data`: the stable views too, under
-    data/parquet and data/csv with their datapackage.json. Returns the index's path."""
+    review.html (the queue of `evidence review`), sources.html and feed.xml into `out`;
+    `with_data`: the stable views too, under data/parquet and data/csv with their
+    datapackage.json. Returns the index's path."""
     env = Environment(
         loader=PackageLoader("cli", "templates"),
         autoescape=select_autoescape(["html", "xml"]),
@@ -72,12 +74,23 @@ def write_site(
     out = output_dir(out)  # written through: a symlinked folder is followed
     output_dir(file_in(out, "records"))
     files = _write_data(con, out, now) if with_data else []
+    from flows.commands.review import review_items
+
+    queue = review_items(con, now)
     index = file_in(out, "index.html")
     write_text(
         index,
         env.get_template("index.html").render(
-            records=records, root="", dataset=dataset(records, now, license, files), **common
+            records=records,
+            root="",
+            dataset=dataset(records, now, license, files),
+            queue_size=len(queue),
+            **common,
         ),
+    )
+    write_text(
+        file_in(out, "review.html"),
+        env.get_template("review.html").render(queue=queue, root="", **common),
     )
     for r in records:
         page = _record_page(con, r["record_id"], history[r["record_id"]], now)
@@ -169,6 +182,7 @@ def _record_page(
         c["checked_at"] = _day(c["checked_at"])
         checks[c["claim_id"]].append(c)
     claims = _rows(data["claims"])
+    evidence = evidence_said(record["grade"], claims, _rows(data["checks"]))
     shown = defaultdict(list)
     for v in _rows(data["values"]):
         shown[(v["claim_id"], v["source_id"])].append(v)
@@ -189,6 +203,7 @@ def _record_page(
         e["value_text"] = _value(e)
     return {
         "record": record,
+        "evidence": evidence,  # the card's sentence, from the rows of the grade
         "fields": [(f["name"], f["value"]) for f in record["fields"] or []],
         "claims": claims,
         "extracts": extracts,

@@ -46,6 +46,7 @@ class Stored:
 
     urls: int = 0
     snapshots: int = 0  # new readings of a source
+    new_urls: int = 0  # URLs answered with a new reading (a URL of two sources: once)
     checks: int = 0  # claim checks made on them
     failed: int = 0  # URLs whose live fetch failed
     # Where the time went, for sizing: fetching (alongside reading), the writer waiting
@@ -57,6 +58,7 @@ class Stored:
     def add(self, other: Stored) -> None:
         self.urls += other.urls
         self.snapshots += other.snapshots
+        self.new_urls += other.new_urls
         self.checks += other.checks
         self.failed += other.failed
         self.fetch_s += other.fetch_s
@@ -106,7 +108,8 @@ def store_sources(
 
 def _fetched(done: Stored, total: int) -> str:
     failed = f", {done.failed} failed" if done.failed else ""
-    return f"fetched {done.urls}/{total} URLs: {done.snapshots} new snapshot(s){failed}"
+    # counted as the run's summary counts them: URLs, each once
+    return f"fetched {done.urls}/{total} URLs: {done.new_urls} with a new snapshot{failed}"
 
 
 def _fetched_batches(
@@ -203,12 +206,30 @@ def _write_batch(
     same_as = {e.digest: e.same_as for e in extracted if e.same_as is not None}
     known = {(e.digest, q): c for e in extracted for q, c in e.checks}
     digests = {a.content_hash for tries in results.values() for a in tries if a.content_hash}
-    added = store.write_fetches(con, run_id, new_pages, fetch_rows(results, plan), states, same_as)
+    rows = fetch_rows(results, plan)
+    was = {(f.record_id, f.source_id): _newest(states, f) for f in rows}
+    added = store.write_fetches(con, run_id, new_pages, rows, states, same_as)
     checks = 0
     if added:  # (claims left unchecked on older snapshots wait for the grading step)
         checks = check_claims(con, known, {same_as.get(d, d) for d in digests})
-    failed = sum(not last_live(a).outcome.success for a in results.values())
-    return Stored(urls=len(results), snapshots=added, checks=checks, failed=failed)
+    answered = {url for url, tries in results.items() if last_live(tries).outcome.success}
+    new_urls = {
+        f.url
+        for f in rows
+        if f.url in answered and _newest(states, f) != was[(f.record_id, f.source_id)]
+    }
+    return Stored(
+        urls=len(results),
+        snapshots=added,
+        new_urls=len(new_urls),
+        checks=checks,
+        failed=len(results) - len(answered),
+    )
+
+
+def _newest(states: dict[tuple[str, str], SourceState], f: FetchRow) -> int | None:
+    state = states.get((f.record_id, f.source_id))
+    return None if state is None else state.snapshot_id
 
 
 def fetch_rows(results: Results, plan: Plan) -> list[FetchRow]:

@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from prefect import Flow, flow
+from prefect.runtime import deployment as current_deployment
 from prefect.runtime import flow_run as current_run
 from prefect.states import Cancelled
 from prefect.task_runners import ThreadPoolTaskRunner
@@ -30,11 +31,17 @@ from flows.alerting import (
 from flows.catalog import Settings, load_catalog, resolve_db
 from flows.fetching import check_engines
 from flows.pipeline import store_sources
-from flows.planning import catalog_rows, due_pairs, plan_requests, quotes_by_url
+from flows.planning import (
+    catalog_rows,
+    due_pairs,
+    keeping_rows,
+    plan_requests,
+    quotes_by_url,
+)
 from flows.reading import check_scheduler, cluster_runner
 from flows.runtime import Sealed, clock, flush_run_logs, progress, started_at
 from flows.tasks import Extraction, capture_pages, check_and_grade, send_alerts
-from warehouse import alerts, queries, store
+from warehouse import alerts, keeping, queries, store
 from warehouse.alerts import EvidenceState, evidence_state
 from warehouse.db import session
 from warehouse.errors import RefreshRunning
@@ -92,7 +99,8 @@ def refresh_flow(
         with session(db, now=now) as con:
             alerts.note_run(con, run_id, now)
             before = evidence_state(con)
-            store.sync_catalog(con, *catalog_rows(catalog))
+            store.sync_catalog(con, *catalog_rows(catalog), str(catalog.config_dir.resolve()), now)
+            keeping.sync_keeping(con, *keeping_rows(catalog))
             store.sync_schedule(
                 con,
                 schedule.until_next(now).total_seconds(),
@@ -147,6 +155,8 @@ def refresh_flow(
             f"{stored.read_wait_s:.1f} s, writing {stored.write_s:.1f} s, checking and "
             f"grading {grade_s:.1f} s"
         )
+        if current_deployment.id:  # a run `evidence serve` started says what moved too
+            print("\n".join(report.summary_lines()), flush=True)
         flush_run_logs()
         return report
 

@@ -240,3 +240,23 @@ def test_the_site_draws_each_figure_as_a_step_chart_and_the_feed_tells_each_move
     summary = entry.findtext(f"{atom}summary") or entry.findtext(f"{atom}content") or ""
     assert "500 GPU hours 2026-11-04 to 2026-11-04; 300 GPU hours 2026-11-14 to" in summary
     assert entry.findtext(f"{atom}updated", "").startswith("2026-11-24")
+
+
+def test_checks_made_before_values_count_until_made_again(wh: Warehouse) -> None:
+    quote = "500 GPU hours per month on A100 nodes"
+    catalog(wh, ClaimRow("r", "gpu-hours", quote, None, None))
+    snapshot = wh.fetch("p", T0, body=f"Free tier: {quote}.")
+    assert snapshot is not None
+    # a check as an older release stored it: no rules, no value
+    wh.con.execute(
+        "INSERT INTO store.checks (record_id, claim_id, source_id, snapshot_id, quote, outcome,"
+        " found_text, found_values) VALUES ('r', 'gpu-hours', 'p', ?, ?, 'confirmed', ?, [500])",
+        [snapshot, quote, quote],
+    )
+    wh.grade(T0)
+    assert wh.claim("gpu-hours")["grade"] == "documented"  # the upgrade keeps the grade
+    assert rows(wh, "SELECT * FROM claim_values") == []
+    check_claims(wh.con)  # the next refresh makes it again, with the claim's value
+    wh.grade(T0)
+    assert rows(wh, "SELECT count(*) AS n, max(rules) AS r FROM store.checks") == [{"n": 1, "r": 2}]
+    assert [v["text"] for v in rows(wh, "SELECT * FROM claim_values")] == ["500 GPU hours"]

@@ -109,7 +109,10 @@ def test_status(warehouse: tuple[Path, Path]) -> None:
 def test_show_renders_the_record_card(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     out = evidence("show", "team-credits", "--config", str(config)).stdout
-    assert "Evidence: contradicted — 1 source; the primary source says otherwise" in out
+    assert (
+        "Evidence: contradicted — 1 source; confirmed by blog (third-party); "
+        "a primary source says otherwise on per-team"
+    ) in out
     assert "Freshness: fresh — checked 2026-11-04 (live)" in out
     assert 'official (primary): changed, found 2500: "$2,500 per team"' in out
     assert "blog (third-party): confirmed" in out

@@ -4,6 +4,7 @@ several refreshes with EVIDENCE_NOW moving forward."""
 from __future__ import annotations
 
 import os
+import re
 import textwrap
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -150,9 +151,11 @@ def test_refresh_cycle_over_several_runs(
     assert one(db, t5, "SELECT count(*), count(DISTINCT run_id) FROM fetches") == (12, 6)
 
 
+@pytest.mark.slow
 def test_demo_runs_the_whole_cycle_offline(tmp_path: Path) -> None:
     """`evidence demo` as `make demo` runs it: the console script, in a process of its own,
-    from the project's root; run twice, its history goes on."""
+    from the project's root; run twice, it tells the same story twice, day 2 a day after
+    day 1, and its stderr and stdout count the same URLs."""
     import subprocess
     import sys
 
@@ -167,9 +170,12 @@ def test_demo_runs_the_whole_cycle_offline(tmp_path: Path) -> None:
             text=True,
             timeout=600,
             env={
-                k: v
-                for k, v in os.environ.items()
-                if not k.startswith("EVIDENCE_") or k == "EVIDENCE_PREFECT_SERVER"
+                **{
+                    k: v
+                    for k, v in os.environ.items()
+                    if not k.startswith("EVIDENCE_") or k == "EVIDENCE_PREFECT_SERVER"
+                },
+                "EVIDENCE_NOW": "2026-12-02T06:00:00+00:00",
             },
         )
         assert done.returncode == 0, done.stderr[-3000:]
@@ -178,18 +184,29 @@ def test_demo_runs_the_whole_cycle_offline(tmp_path: Path) -> None:
     done = demo()
     out, err = done.stdout, done.stderr
     first, second = out.split("== day 2")[0], out.split("== day 2")[1].split("== the alerts")[0]
+    assert first.startswith("== day 1, 2026-12-01: the first refresh ==\n")
+    assert second.startswith(", 2026-12-02: a primary page writes another figure")
     assert "nimbus-free-tier: documented (fresh), first graded" in first
     assert "nimbus-free-tier: documented (fresh) -> contradicted (fresh)" in second
     assert (
         "gpu-hours on nimbus-free: confirmed -> changed, 500 GPU hours -> 300 GPU hours" in second
     )
     assert "aggregator.example/free-gpu-roundup.html" in second and "HTTP 503" in second
+    # stderr and stdout count the same URLs (the roundup backs two records: once)
+    counted = re.findall(
+        r"evidence: fetched 7/7 URLs: (\d+) with a new snapshot, (\d+) failed", err
+    )
+    summed = re.findall(r"7 URL\(s\) fetched: (\d+) with a new snapshot, \d+ unchanged, (\d+)", out)
+    assert counted == summed == [("6", "1"), ("1", "2")], (err, out)
+    assert "history starts again" not in err and "afresh" not in err  # a first run
+    assert f"evidence: creating a new database at {db}" in err
     alerts = out.split("== the alerts it raised (evidence alerts) ==")[1].split("==")[0]
     assert "changed: nimbus-free-tier gpu-hours 500 GPU hours -> 300 GPU hours" in alerts
     assert "[-500-]{+300+} GPU hours" in out  # evidence diff of the changed page
+    assert "nimbus-free: snapshot" in out and "(2026-12-01) ->" in out and "(2026-12-02)" in out
     status = out.split("== evidence status ==")[1].split("==")[0].splitlines()
     assert status[3].split()[:2] == ["nimbus-free-tier", "contradicted"]  # what needs a person
-    assert "Freshness: fresh — checked" in out
+    assert "Freshness: fresh — checked 2026-12-02" in out
     assert "howaiworks (third-party): confirmed" in out
     assert f".venv/bin/evidence status --db {db}" in out  # a hint that works as pasted
     index = tmp_path / "site" / "index.html"  # the static site, beside the database
@@ -197,21 +214,40 @@ def test_demo_runs_the_whole_cycle_offline(tmp_path: Path) -> None:
     assert "records/icml-2026-repro-credits.html" in index.read_text()
     browser = browser_found()
     if browser:  # the Space's text arrives by JavaScript: read through the browser
-        assert "Evidence: reported — 2 sources; a third party said so" in out
+        assert (
+            "Evidence: reported — 2 sources; confirmed by hf-space (primary) and howaiworks "
+            "(third-party); only third parties confirm first-place"
+        ) in out
         assert "  prize-pool: documented" in out
         assert "hf-space (primary): confirmed" in out
     else:  # the demo passes without one, and says how to get one
         assert os.environ.get("CI") != "true", "CI must have a browser (make browser)"
-        assert "Evidence: reported — 1 source; a third party said so" in out
+        assert "Evidence: reported — 1 source; confirmed by howaiworks (third-party); " in out
         assert "browser_unavailable" in out and "make browser" in err
-    # again: the same URLs, so the same sources, their history one day longer
-    again = demo().stdout
-    assert "nimbus-free-tier: contradicted (fresh) -> documented (fresh)" in again
+    # again: the same story from a fresh database, no unexplained move on day 1
+    again = demo()
+    assert f"evidence demo: starting {db} afresh" in again.stderr
+    assert again.stdout.split("== the alerts")[0] == out.split("== the alerts")[0]
     with connect(db, read_only=True) as con:
         (snapshots,) = con.execute(
             "SELECT count(*) FROM snapshots WHERE source_id = 'nimbus-free'"
         ).fetchone()
-    assert snapshots == 4  # a snapshot a change: 500, 300, 500 again, 300 again
+    assert snapshots == 2  # 500, then 300: one run's history, not two
+
+
+def test_demo_leaves_a_database_of_other_records_alone(tmp_path: Path) -> None:
+    """The demo starts its database afresh, never one that holds another catalog."""
+    from store_support import Warehouse
+
+    from cli.main import main
+
+    db = tmp_path / "mine.duckdb"
+    w = Warehouse(db)
+    w.catalog({"c": None}, ["p"], record="research-credits")
+    w.con.close()
+    before = db.read_bytes()
+    assert main(["demo", "--db", str(db)]) == 2
+    assert db.read_bytes() == before
 
 
 def test_archived_copy_backs_a_dead_primary(

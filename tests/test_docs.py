@@ -154,3 +154,83 @@ def test_every_command_the_docs_show_parses() -> None:
                 raise AssertionError(
                     f"the docs show a command that does not parse: {command}"
                 ) from e
+
+
+DEMO_NOW = "2026-12-02T06:00:00+00:00"  # the README's examples of the demo are of this day
+DEMO_PORT_URL = "http://127.0.0.1:8741"
+
+
+def demo_examples(text: str) -> list[tuple[list[str], list[str]]]:
+    """Each README block that shows a command on the demo's database: (its words, the
+    lines shown after it)."""
+    import shlex
+
+    out = []
+    pattern = r"```\n(\$ evidence [^\n]*--db data/demo\.duckdb[^\n]*\n.*?)```"
+    for block in re.findall(pattern, text, re.S):
+        first, *lines = block.splitlines()
+        out.append((shlex.split(first.removeprefix("$ "))[1:], lines))
+    return out
+
+
+def shown_in(shown: list[str], printed: list[str]) -> str | None:
+    """None when every line shown is printed, in order (`...` stands for any lines, a
+    line ending in `…` for any line it begins); else the first line that is not."""
+    at = 0
+    for line in shown:
+        if line == "...":
+            continue
+        prefix = line.endswith("…")
+        while at < len(printed) and not (
+            printed[at].startswith(line[:-1]) if prefix else printed[at] == line
+        ):
+            at += 1
+        if at == len(printed):
+            return line
+        at += 1
+    return None
+
+
+@pytest.mark.slow
+def test_the_readme_shows_what_the_demo_prints(tmp_path: Path) -> None:
+    """The README's examples on data/demo.duckdb are the demo's real output: the demo is
+    run, then each command shown, and every line shown must be printed, in order."""
+    import os
+    import subprocess
+    import sys
+
+    from support import browser_found
+
+    examples = demo_examples(README)
+    assert {words[0] for words, _ in examples} >= {"demo", "show", "diff"}
+    if not browser_found():  # the card's Space is read through the browser
+        assert os.environ.get("CI") != "true", "CI must have a browser (make browser)"
+        pytest.skip("no browser here: the demo's card differs without one")
+    db = tmp_path / "data" / "demo.duckdb"
+    db.parent.mkdir()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("EVIDENCE_")},
+        "EVIDENCE_PREFECT_SERVER": os.environ.get("EVIDENCE_PREFECT_SERVER", "temporary"),
+        "EVIDENCE_NOW": DEMO_NOW,
+    }
+
+    def evidence(words: list[str]) -> subprocess.CompletedProcess:
+        done = subprocess.run(
+            [sys.executable, "-m", "cli", *words],
+            cwd=tmp_path,
+            env={**env, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done
+
+    demo = evidence(["demo", "--db", "data/demo.duckdb"])
+    served = re.search(r"serving .* at (http://\S+)", demo.stderr)
+    assert served
+    said = demo.stdout.replace(served.group(1), DEMO_PORT_URL)  # the port may be taken
+    for words, shown in examples:
+        printed = said if words[0] == "demo" else evidence(words).stdout
+        missing = shown_in(shown, printed.splitlines())
+        assert missing is None, f"`evidence {' '.join(words)}` does not print: {missing}"

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("cli", "flows", "extractors", "warehouse")
+PACKAGES = ("cli", "flows", "extractors", "warehouse", "demo")  # demo: the demo's data
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
 PIP = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
 
@@ -100,6 +100,14 @@ def test_the_installed_wheel_imports_and_runs(wheel: Path, tmp_path: Path) -> No
         f"for name in {source_modules()!r}:\n"
         "    importlib.import_module(name)\n"
         "import flows, flows.catalog\n"
+        "from cli.demo import DEMO_DIR, write_demo_config\n"
+        "from flows.catalog import load_catalog\n"
+        "import tempfile, pathlib\n"
+        "tmp = pathlib.Path(tempfile.mkdtemp())\n"
+        "demo = load_catalog(write_demo_config(DEMO_DIR / 'config', tmp, 'http://x'))\n"
+        "assert len(demo.records) == 3 and (DEMO_DIR / 'pages-day2').is_dir(), DEMO_DIR\n"
+        "assert (DEMO_DIR / 'pages/nimbus.example/free-tier.html').is_file(), DEMO_DIR\n"
+        "print(DEMO_DIR)\n"
         "print(flows.__file__)\n"
         "print(flows.catalog.__version__)\n"
     )
@@ -111,8 +119,9 @@ def test_the_installed_wheel_imports_and_runs(wheel: Path, tmp_path: Path) -> No
         timeout=300,
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    where, version = out.stdout.split()
+    demo_dir, where, version = out.stdout.split()
     assert Path(where).is_relative_to(Path(site))  # the wheel's copy, not the source's
+    assert Path(demo_dir).is_relative_to(Path(site))  # the demo's catalog and pages too
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert version == project["version"]
     helped = subprocess.run(

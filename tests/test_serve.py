@@ -80,14 +80,15 @@ def wait_landed(serve: subprocess.Popen, db: Path) -> None:
                 return
         finally:
             con.close()
-    pytest.fail(f"no refresh landed within three minutes: {serve.poll()}")
+    said = serve.communicate()[1] if serve.poll() is not None else ""
+    pytest.fail(f"no refresh landed within three minutes: {serve.poll()} {said}")
 
 
-def stop(serve: subprocess.Popen, how: signal.Signals) -> str:
-    """Send `how`; serve must end by itself, promptly and cleanly; its stderr."""
+def stop(serve: subprocess.Popen, how: signal.Signals) -> tuple[str, str]:
+    """Send `how`; serve must end by itself, promptly and cleanly; its stdout and stderr."""
     serve.send_signal(how)
     try:
-        _, err = serve.communicate(timeout=60)
+        out, err = serve.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         serve.send_signal(signal.SIGUSR1)  # its threads' stacks, on stderr (faulthandler)
         time.sleep(2)
@@ -96,7 +97,8 @@ def stop(serve: subprocess.Popen, how: signal.Signals) -> str:
         pytest.fail(f"serve ignored {how.name} for a minute:\n{err[-6000:]}")
     assert serve.returncode == 0, err
     assert "Traceback" not in err and err.rstrip().endswith("stopped"), err
-    return err
+    assert "Still processing items" not in err  # Prefect's shutdown is not the user's
+    return out, err
 
 
 def gone(home: str) -> bool:
@@ -112,12 +114,16 @@ def test_serve_fires_on_schedule_and_stops_cleanly(web: WebServer, tmp_path: Pat
     config, db = serve_config(web, tmp_path)
     home = str(tmp_path / "prefect-home")
     serve = start_serve(config, home)
+    out = ""
     try:
         wait_landed(serve, db)
     finally:
         if serve.poll() is None:
-            stop(serve, signal.SIGTERM)
+            out, _ = stop(serve, signal.SIGTERM)
     assert gone(home), "serve left processes behind"
+    # each run says what moved, as `evidence refresh` does
+    assert "seats: documented (fresh), first graded\n" in out, out
+    assert "1 URL(s) fetched: 1 with a new snapshot, 0 unchanged, 0 failed" in out, out
 
 
 @pytest.mark.slow
@@ -153,7 +159,7 @@ def test_serve_uses_a_configured_api_and_stops_on_ctrl_c(web: WebServer, tmp_pat
                 wait_landed(serve, db)
             finally:
                 if serve.poll() is None:
-                    err = stop(serve, signal.SIGINT)
+                    _, err = stop(serve, signal.SIGINT)
             assert "starting a local Prefect server" not in err  # it used the one it was given
             assert healthy(api)  # and left it running
     finally:

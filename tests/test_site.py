@@ -98,7 +98,7 @@ def test_site_of_a_refreshed_catalog(
     # what moved, said plainly: the grade, the claim and its figures as written
     moved = "documented -&gt; contradicted: c $2,000 -&gt; $2,500"
     assert moved in index and moved in record
-    assert "the primary source now says otherwise" in record and "confirming" not in record
+    assert "a primary source says otherwise on c." in record and "confirming" not in record
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in record  # shown as text
     assert "&lt;img src=x onerror=alert(2)&gt; credits" in record
     # the grade history drawn inline: two bands, documented then contradicted

@@ -29,6 +29,7 @@ NO_VACUUM = "SET max_vacuum_tasks = 0"
 # checkpoint starts new storage blocks for every table it appends to.
 CHECKPOINT_AT_CLOSE = "SET checkpoint_threshold = '1GB'"
 ROWS_PER_INSERT = 2000
+DUCKDB_MAGIC = b"DUCK"  # at offset 8 of every DuckDB database file
 Connection = duckdb.DuckDBPyConnection  # for layers above, which never import duckdb
 Row = TypeVar("Row", bound="DataclassInstance")
 _LOCK_WORDS = ("Could not set lock", "Conflicting lock", "lock on file")
@@ -47,6 +48,23 @@ def migrations() -> list[tuple[int, str, str]]:
         if m:
             out.append((int(m[1]), m[2], entry.read_text(encoding="utf-8")))
     return sorted(out)
+
+
+def check_database_file(path: Path) -> bool:
+    """Whether a DuckDB database is at path (False: none yet); WarehouseError when
+    something else is there (a directory, a file of another kind)."""
+    if path.is_dir():
+        raise WarehouseError(f"{path} is a directory: give a database file (--db PATH)")
+    if not path.exists():
+        return False
+    try:
+        with path.open("rb") as f:
+            head = f.read(12)
+    except OSError as e:
+        raise WarehouseError(f"cannot read {path}: {e.strerror or e}") from None
+    if head[8:12] != DUCKDB_MAGIC:
+        raise WarehouseError(f"{path} is not a DuckDB database: give another --db PATH")
+    return True
 
 
 def connect(

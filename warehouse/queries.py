@@ -192,6 +192,20 @@ def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> list[dict[str, A
     return [dict(zip(columns, r, strict=True)) for r in rows]
 
 
+def served_catalog(con: duckdb.DuckDBPyConnection) -> tuple[str | None, list[str]]:
+    """The config directory the stored catalog came from (None when the database never
+    said: one written before it kept it), and the ids of the records it holds."""
+    held = record_ids(con)
+    known = con.execute(
+        "SELECT 1 FROM duckdb_tables() WHERE schema_name = 'store' "
+        "AND table_name = 'catalog_origin'"
+    ).fetchone()
+    if known is None:
+        return None, held
+    row = con.execute("SELECT config_dir FROM store.catalog_origin").fetchone()
+    return (row[0] if row else None), held
+
+
 def record_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [r for (r,) in con.execute("SELECT record_id FROM store.records").fetchall()]
 

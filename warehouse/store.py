@@ -49,9 +49,18 @@ def sync_catalog(
     records: Sequence[RecordRow],
     sources: Sequence[SourceRow],
     claims: Sequence[ClaimRow],
+    config_dir: str | None = None,
+    now: datetime | None = None,
 ) -> None:
-    """Replace the stored catalog with the config just loaded (history is kept)."""
+    """Replace the stored catalog with the config just loaded (history is kept), and
+    remember the config directory it came from."""
     with transaction(con):
+        if config_dir is not None:
+            con.execute("DELETE FROM store.catalog_origin")
+            con.execute(
+                "INSERT INTO store.catalog_origin VALUES (?, coalesce(?, now()))",
+                [config_dir, now],
+            )
         con.execute("DELETE FROM store.records")
         con.execute("DELETE FROM store.sources")
         con.execute("DELETE FROM store.claims")
@@ -349,6 +358,16 @@ def write_checks(con: duckdb.DuckDBPyConnection, checks: Sequence[CheckRow]) -> 
                 for c in checks
             ],
         )
+        if checks:  # a check made before claims had values gives way to its remake
+            con.execute(
+                "DELETE FROM store.checks o WHERE o.rules IS NULL"
+                " AND list_contains($ids, o.snapshot_id) AND EXISTS ("
+                "  SELECT 1 FROM store.checks n WHERE n.rules = $rules"
+                "  AND n.record_id = o.record_id AND n.claim_id = o.claim_id"
+                "  AND n.source_id = o.source_id AND n.snapshot_id = o.snapshot_id"
+                "  AND n.quote = o.quote)",
+                {"ids": sorted({c.snapshot_id for c in checks}), "rules": CHECK_RULES},
+            )
 
 
 def review_candidates(con: duckdb.DuckDBPyConnection) -> list[ReviewCandidate]:

@@ -12,6 +12,7 @@ from extractors.sentences import sentence_around
 from flows.alerting.moves import changed_figures, condition_moves, history_text, value_moves
 from flows.runtime import clock
 from warehouse.alerts import CheckState, EvidenceState, Message
+from warehouse.keeping import ReviewDate
 
 MAX_IN_TITLE = 3  # claims a `changed:` title names; its body names them all
 GRADE_RANK = {"documented": 3, "reported": 2, "unverified": 1, "contradicted": 0}
@@ -166,6 +167,24 @@ def evidence_messages(
                 )
             )
     return messages
+
+
+def review_by_messages(due: list[ReviewDate]) -> list[Message]:
+    """One `review:` message per review_by date reached (the caller raises each once)."""
+    return [
+        Message(
+            kind="review",
+            record_id=d.record_id,
+            title=f"review: {d.record_id} "
+            + (f"{d.claim_id} " if d.claim_id else "")
+            + f"due for review since {d.review_by}",
+            body=f"Record: {d.record_id}\n"
+            + (f"Claim: {d.claim_id}\n" if d.claim_id else "")
+            + f"Review by: {d.review_by}\n`evidence review` lists it with what settles it: "
+            "`evidence update` of the claim, or a later review_by in the record's file.",
+        )
+        for d in due
+    ]
 
 
 def _new_changes(

@@ -10,10 +10,14 @@ and error.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from flows.alerting.moves import ClaimMove, ConditionMove, RecordMove, ValueMove
+
+MAX_FAILED = 10  # failed sources named; `evidence sources --failing` lists every one
+MAX_FIRST = 10  # records graded for the first time named one by one; more are counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,42 @@ class RunReport:
     @property
     def unmoved(self) -> int:
         return len(self.records) - len(self.moved)
+
+    def summary_lines(self, verbose: bool = False) -> list[str]:
+        """What moved and what failed, as `evidence refresh` (and a served run) says it."""
+        lines: list[str] = [c.line() for c in self.conditions]  # broken conditions first
+        for move in self.regraded:
+            lines.append(move.line())
+            lines.extend(f"  {c.line()}" for c in move.claims)
+            if not move.claims:
+                lines.append("  no claim check moved: a source stopped or started counting")
+        first = self.first_graded
+        if len(first) <= MAX_FIRST:
+            lines.extend(m.line() for m in first)
+        else:
+            grades = Counter(m.now[0] for m in first)
+            counted = ", ".join(f"{grade} {n}" for grade, n in sorted(grades.items()))
+            lines.append(f"{len(first)} records graded for the first time: {counted}")
+        if self.values:
+            lines.append(f"{len(self.values)} value(s) moved:")
+            lines.extend(f"  {v.record_id}: {v.line()}" for v in self.values)
+        if self.unmoved or not self.moved:
+            hint = "" if verbose else " (--verbose lists every record)"
+            lines.append(f"{_records(self.unmoved)} did not move{hint}")
+        lines.append(
+            f"{self.urls} URL(s) fetched: {self.new} with a new snapshot, "
+            f"{self.unchanged} unchanged, {self.failed} failed"
+        )
+        for failure in self.failures[:MAX_FAILED]:
+            lines.append(f"failed: {failure.line()}")
+        if len(self.failures) > MAX_FAILED:
+            more = len(self.failures) - MAX_FAILED
+            lines.append(f"...and {more} more failed (evidence sources --failing lists them)")
+        return lines
+
+
+def _records(n: int) -> str:
+    return f"{n} record" if n == 1 else f"{n} records"
 
 
 def failures_by_url(rows: list[dict[str, Any]]) -> list[Failure]:

@@ -9,6 +9,7 @@ from flows.catalog.loading import (
     load_settings,
     resolve_db,
 )
+from flows.catalog.messages import did_you_mean
 from flows.catalog.models import (
     DEFAULT_USER_AGENT,
     AlertSettings,
@@ -27,6 +28,8 @@ from flows.catalog.models import (
     source_slug,
 )
 from flows.catalog.schema import json_schema
+from flows.catalog.writer import RecordFile, diff_text, file_digest, write_atomically
+from flows.catalog.yaml_lines import load_yaml
 
 __all__ = [
     "DEFAULT_USER_AGENT",
@@ -38,17 +41,23 @@ __all__ = [
     "FetchSettings",
     "Record",
     "RecordConfig",
+    "RecordFile",
     "Settings",
     "SourceConfig",
     "__version__",
     "check_catalog",
     "check_url",
     "config_dir_from",
+    "did_you_mean",
+    "diff_text",
+    "file_digest",
     "json_schema",
     "load_catalog",
     "load_settings",
+    "load_yaml",
     "parse_duration",
     "resolve_db",
     "slugify",
     "source_slug",
+    "write_atomically",
 ]

@@ -33,6 +33,8 @@ FIELDS: dict[str, dict[str, str]] = {
         "fields": "Free-form facts shown on the record card, in this order.",
         "sources": "The pages that back the record (one at least).",
         "claims": "The quotes checked on the sources; the record's grade is its weakest claim's.",
+        "review_by": "A date (YYYY-MM-DD) from which the record is in `evidence review` and a "
+        "review: alert is raised once (Wikipedia's 'update after').",
     },
     "SourceConfig": {
         "id": "Slug naming the source in the record; default: a slug of the URL's host and path.",
@@ -57,6 +59,8 @@ FIELDS: dict[str, dict[str, str]] = {
         "the record's.",
         "figure": "Which figure of the quote the claim watches, 1-based; default: the first.",
         "expect": "What must hold of the claim's value, e.g. {at_least: 300, severity: error}.",
+        "review_by": "A date (YYYY-MM-DD) from which the claim's record is in `evidence "
+        "review` and a review: alert is raised once; `evidence update` of the claim settles it.",
     },
     "ExpectConfig": {
         "at_least": "The value is at least this.",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from importlib import metadata
 from itertools import pairwise
 from pathlib import Path
@@ -321,6 +321,7 @@ class ClaimConfig(_Strict):
     quote: str = Field(min_length=1)
     status: Status | None = None
     sources: list[str] | None = None
+    review_by: date | None = None  # from this date the claim is due for a person's look
     figure: int | None = Field(None, ge=1)  # which figure of the quote is watched, 1-based
     expect: ExpectConfig | None = None
 
@@ -369,6 +370,7 @@ class RecordConfig(_Strict):
     fields: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
     sources: list[SourceConfig] = Field(min_length=1)
     claims: list[ClaimConfig] = Field(default_factory=list)
+    review_by: date | None = None  # from this date the record is due for a person's look
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flows.catalog import load_catalog
-from flows.runtime import configure_prefect, prefect_api
+from flows.catalog import Catalog, load_catalog
+from flows.runtime import (
+    configure_prefect,
+    interrupted,
+    prefect_api,
+    progress,
+    stop_on_interrupt,
+)
+from warehouse import queries
+from warehouse.db import check_database_file, session
 from warehouse.errors import EvidenceError
 from warehouse.lock import refresh_lock
+
+MAX_NAMED = 10  # records named in the one line of a catalog that lacks them
 
 if TYPE_CHECKING:  # (imported by the flow, once the server is on its way)
     from flows.alerting import RunReport
@@ -27,12 +37,17 @@ def run_refresh(
     verbose: bool = False,
     due: bool = False,
     source_ids: list[str] | None = None,
+    prune: bool = False,
 ) -> RunReport:
     """Refresh every (or each named) record of the catalog into db (`due`: only the
-    sources due, and those named); the run's report."""
+    sources due, and those named); the run's report. `prune`: a catalog may lack records
+    the database holds (they leave the views; their history stays)."""
     configure_prefect(verbose)
-    # A config error, or a Dask scheduler that does not answer, is the one line said.
+    # A config error, a database of another catalog, or a Dask scheduler that does not
+    # answer, is the one line said.
     catalog = load_catalog(config_dir)
+    exists = check_database_file(db)
+    check_served(catalog, db if exists else None, prune)
     catalog.select(record_ids)
     if source_ids:
         catalog.select_sources(source_ids)
@@ -40,7 +55,10 @@ def run_refresh(
         from flows.reading import check_scheduler
 
         check_scheduler(catalog.settings, catalog.config_dir)
-    with refresh_lock(db), prefect_api() as api:  # (a second refresh stops at the lock)
+    # (a second refresh stops at the lock; Ctrl-C is one line and exit 130)
+    with stop_on_interrupt(), refresh_lock(db), prefect_api() as api:
+        if not exists:  # (the first line says where the run goes; this one comes next)
+            progress(f"creating a new database at {db}")
         from flows.reading import FEW_PAGES, start_workers
         from flows.refresh import refresh_flow
 
@@ -51,6 +69,46 @@ def run_refresh(
         state = refresh_flow(
             str(catalog.config_dir), str(db), record_ids, due, source_ids, return_state=True
         )
+    if interrupted():  # (whatever Prefect made of it)
+        raise KeyboardInterrupt
     if state.is_cancelled():  # cancelled from Prefect's side: the run did not complete
         raise EvidenceError(state.message or f"the refresh of {db} was cancelled")
     return state.result()  # a crash raises here, as it was raised in the flow
+
+
+def check_served(catalog: Catalog, db: Path | None, prune: bool) -> None:
+    """A database serves one catalog: an EvidenceError when this catalog lacks records db
+    holds (or has none at all), naming them and the config directory they came from."""
+    config_dir = catalog.config_dir
+    if db is None:
+        held: list[str] = []
+        origin = None
+    else:
+        with session(db, read_only=True) as con:
+            origin, held = queries.served_catalog(con)
+    have = {r.id for r in catalog.records}
+    lacking = sorted(set(held) - have)
+    if prune:
+        return
+    if not catalog.records and not lacking:
+        raise EvidenceError(
+            f"no records in {config_dir / 'records'}: nothing to refresh "
+            "(add a record file, or pass --config DIR)"
+        )
+    if not lacking:
+        return
+    named = ", ".join(lacking[:MAX_NAMED])
+    if len(lacking) > MAX_NAMED:
+        named += f" and {len(lacking) - MAX_NAMED} more"
+    whence = f"from {origin}" if origin else "from a catalog it did not note"
+    here = str(config_dir.resolve())
+    if origin == here:
+        whence = "from this catalog before they left it"
+    plural = "record" if len(lacking) == 1 else "records"
+    lack = "has none of the records" if not catalog.records else f"lacks {len(lacking)} {plural}"
+    hint = f"--config {origin}" if origin and origin != here else "the catalog that has them"
+    raise EvidenceError(
+        f"the catalog in {config_dir} {lack} {db} holds ({named}), {whence}: "
+        f"refresh with {hint}, or add --prune to take them out of the views "
+        "(their history is kept)"
+    )

@@ -92,4 +92,14 @@ def _pool(workers: int) -> ProcessPoolExecutor:
             workers, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
         )
         atexit.register(_pools[workers].shutdown, cancel_futures=True)
+        from flows.runtime import on_interrupt  # (not in the workers, which import this)
+
+        on_interrupt(_stop_pools)
     return _pools[workers]
+
+
+def _stop_pools() -> None:
+    """Kill every worker now (Ctrl-C): what they were reading is read again next run."""
+    for pool in _pools.values():
+        for process in list(pool._processes.values()):
+            process.kill()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -96,11 +97,13 @@ def run_job(job: ExtractJob) -> Extracted:
 
 
 def watch_parent(parent_pid: int) -> None:
-    """In each worker: exit when the process that made the pool is gone.
+    """In each worker: exit when the process that made the pool is gone, and leave
+    Ctrl-C to it (the whole terminal's group gets the SIGINT; the refresh stops us).
 
     A SIGKILLed refresh cannot shut its pool down, and the workers hold the forkserver
     open, so each worker watches the refresh's PID and leaves no orphans behind.
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while True:

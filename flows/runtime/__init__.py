@@ -4,6 +4,7 @@ where it is used, so that read commands never import it."""
 
 from flows.runtime import clock, shared_server
 from flows.runtime.console import flush_run_logs, mark_start, progress, started_at
+from flows.runtime.interrupt import interrupted, on_interrupt, stop_on_interrupt
 from flows.runtime.prefect_server import configure_prefect, local_server, prefect_api
 from flows.runtime.sealed import Sealed
 
@@ -12,10 +13,13 @@ __all__ = [
     "clock",
     "configure_prefect",
     "flush_run_logs",
+    "interrupted",
     "local_server",
     "mark_start",
+    "on_interrupt",
     "prefect_api",
     "progress",
     "shared_server",
     "started_at",
+    "stop_on_interrupt",
 ]

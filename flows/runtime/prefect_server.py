@@ -40,6 +40,9 @@ PREFECT_DEFAULTS = {
     "PREFECT_TELEMETRY_ENABLE_RESOURCE_METRICS": "false",
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
     "PREFECT_LOGGING_LEVEL": "WARNING",
+    # Prefect's services warn through the root logger while they drain at shutdown
+    # ("EventsWorker - Still processing items"): nothing for the user to act on
+    "PREFECT_LOGGING_ROOT_LEVEL": "ERROR",
     "PREFECT_RESULTS_PERSIST_BY_DEFAULT": "false",
 }
 START_TIMEOUT_S = 90.0
@@ -54,6 +57,7 @@ def configure_prefect(verbose: bool = False) -> None:
         os.environ.setdefault(key, value)
     if verbose:
         os.environ["PREFECT_LOGGING_LEVEL"] = "INFO"
+        os.environ["PREFECT_LOGGING_ROOT_LEVEL"] = "WARNING"
 
 
 def free_port() -> int:

@@ -8,7 +8,7 @@ ALTER TABLE store.claims ADD COLUMN figure INTEGER;
 ALTER TABLE store.claims ADD COLUMN expect VARCHAR;
 
 -- The rules a check was made by: checks made before this migration carry no value and
--- no status, and are made again (the rows stay).
+-- no status; they count as they are until the next refresh makes them again.
 ALTER TABLE store.checks ADD COLUMN rules INTEGER;
 ALTER TABLE store.checks ADD COLUMN claim_status VARCHAR;   -- the claim's `status:` checked for
 ALTER TABLE store.checks ADD COLUMN figure INTEGER;         -- the claim's `figure:` read

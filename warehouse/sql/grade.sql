@@ -20,8 +20,10 @@ JOIN store.current_snapshots cur ON cur.record_id = s.record_id AND cur.source_i
 JOIN store.snapshots sn ON sn.snapshot_id = cur.snapshot_id
 LEFT JOIN store.checks k
   ON k.record_id = c.record_id AND k.claim_id = c.claim_id AND k.source_id = s.source_id
- AND k.snapshot_id = cur.snapshot_id AND k.quote = c.quote AND k.rules = 2
- AND k.claim_status IS NOT DISTINCT FROM c.status AND k.figure IS NOT DISTINCT FROM c.figure;
+ AND k.snapshot_id = cur.snapshot_id AND k.quote = c.quote
+ AND (k.rules IS NULL    -- made before claims had values: counts until made again
+      OR (k.rules = 2 AND k.claim_status IS NOT DISTINCT FROM c.status
+          AND k.figure IS NOT DISTINCT FROM c.figure));
 
 -- Every distinct value each source has shown for each claim: a value other than the
 -- source's last one (or its first) is a new row; the same one seen again moves its
