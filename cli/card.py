@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cli.render import cell, day, evidence_line, freshness_line, table
+from extractors.printable import printable
 from warehouse.queries import Result
 
 
@@ -150,7 +151,7 @@ def render_card(data: dict[str, Result]) -> str:
                 f"the previous one still counts. `evidence accept {rec['record_id']} "
                 f"{h['source_id']}` lets it count."
             )
-    return "\n".join(out)
+    return printable("\n".join(out))  # titles, fields and quotes are the user's and pages'
 
 
 def _by_source(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

@@ -8,7 +8,8 @@ import sys
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from extractors.textdiff import Op, appeared_and_went, word_diff
+from extractors.printable import printable
+from extractors.textdiff import MAX_DIFF_TOKENS, Op, appeared_and_went, cut_for_diff, word_diff
 from warehouse import queries
 from warehouse.db import Connection
 from warehouse.errors import EvidenceError
@@ -55,10 +56,12 @@ def diff_report(
             out.append(f"{head}: no change")
             continue
         out.append(head)
+        if cut_for_diff(old["text"])[1] or cut_for_diff(new["text"])[1]:
+            out.append(f"  (long texts: their first {MAX_DIFF_TOKENS:,} words and spaces compared)")
         out.extend(
             "  " + line for line in changed_lines(word_diff(old["text"], new["text"]), colour)
         )
-        out.extend(_extracts(con, old["snapshot_id"], new["snapshot_id"]))
+        out.extend(printable(e) for e in _extracts(con, old["snapshot_id"], new["snapshot_id"]))
     return "\n".join(out)
 
 
@@ -110,6 +113,7 @@ def changed_lines(runs: list[tuple[Op, str]], colour: bool = False) -> list[str]
 
 
 def _show(op: Op, text: str, at: int, count: int, colour: bool) -> str:
+    text = printable(text)  # the page's words: never an escape sequence of their own
     if op == "=":
         if at == 0 and len(text) > CONTEXT:
             return "…" + text[-CONTEXT:]

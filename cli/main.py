@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, date, datetime, time
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 from cli.render import as_csv, as_json, table
+from extractors.printable import printable
 from flows.catalog import (
     Catalog,
     Settings,
@@ -148,6 +149,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("sql", "run a read-only SQL query on the warehouse")
     p.add_argument("query", metavar="QUERY")
     _format_option(p)
+    p.add_argument(
+        "--limit",
+        type=_limit_arg,
+        default=SQL_LIMIT,
+        metavar="N",
+        help=f"print at most N rows, with a note on stderr when cut (default {SQL_LIMIT:,}; "
+        "0: every row)",
+    )
 
     p = command("sources", "source health, one row per source")
     p.add_argument("--failing", action="store_true", help="only sources whose last attempt failed")
@@ -313,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except EvidenceError as e:
-        print(f"evidence: {e}", file=sys.stderr)
+        print(f"evidence: {printable(str(e))}", file=sys.stderr)
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         from flows.runtime import interrupted
@@ -388,10 +397,44 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_sql(args: argparse.Namespace) -> int:
+    from cli.render import write_rows
+
     with _reading(args) as con:
-        columns, rows = queries.run_user_query(con, args.query)
-    print(_formatted(args.format, columns, rows))
+        rows = queries.stream_user_query(con, args.query, args.limit or None)
+        # rows go out as they are read: memory follows a batch, not the result
+        out = _TerminalSafe(sys.stdout) if args.format == "csv" and sys.stdout.isatty() else None
+        write_rows(out or sys.stdout, args.format, rows.columns, rows.batches())
+    if rows.cut:
+        print(
+            f"evidence: showing the first {args.limit:,} rows; more are left "
+            "(--limit N for more, --limit 0 for every row)",
+            file=sys.stderr,
+        )
     return 0
+
+
+SQL_LIMIT = 10_000  # rows `evidence sql` prints unless told otherwise
+
+
+def _limit_arg(value: str) -> int:
+    try:
+        limit = int(value)
+    except ValueError:
+        limit = -1
+    if limit < 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a row count: give N >= 0")
+    return limit
+
+
+class _TerminalSafe:
+    """A text stream to a terminal: what goes through it has its control characters
+    escaped."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(printable(text))
 
 
 def cmd_sources(args: argparse.Namespace) -> int:
@@ -456,7 +499,8 @@ def _formatted(
     if fmt == "json":
         return as_json(columns, rows)
     if fmt == "csv":
-        return as_csv(columns, rows)
+        text = as_csv(columns, rows)
+        return printable(text) if sys.stdout.isatty() else text  # exact when piped
     return table(columns, rows, max_width=max_width)
 
 
@@ -562,7 +606,8 @@ def cmd_export(args: argparse.Namespace) -> int:
                 count = write_warc(
                     kept_pages(con, args.record), target, settings.fetch.user_agent, clock.now()
                 )
-                print(f"wrote {count} kept page(s) to {target}")
+                said = sys.stderr if args.warc == "-" else sys.stdout  # stdout is the file
+                print(f"wrote {count} kept page(s) to {target}", file=said)
             else:
                 resources = write_tables(con, target, args.format, SITE_TITLE, clock.now())
                 print(

@@ -5,10 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
+from extractors.printable import printable, spreadsheet_safe
 
 # Why a record has its grade: what its weakest claims lack, named (CONTRACT.md, "Grades")
 WHY_GRADED = {
@@ -21,6 +27,11 @@ MAX_CLAIMS_NAMED = 3
 
 
 def cell(value: Any) -> str:
+    """A value as a table shows it on a terminal (control characters escaped)."""
+    return printable(_plain(value))
+
+
+def _plain(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, datetime):
@@ -28,7 +39,7 @@ def cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, list | tuple):
-        return ", ".join(cell(v) for v in value)
+        return ", ".join(_plain(v) for v in value)
     return str(value)
 
 
@@ -65,23 +76,90 @@ def to_json_value(value: Any) -> Any:
 
 def as_json(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     objects = [{c: to_json_value(v) for c, v in zip(columns, row, strict=True)} for row in rows]
-    return json.dumps(objects, ensure_ascii=False, indent=2)
+    # json escapes C0 itself; C1 (an 8-bit CSI) and bidi marks are escaped here
+    return printable_json(json.dumps(objects, ensure_ascii=False, indent=2))
+
+
+def printable_json(text: str) -> str:
+    """JSON text with the characters that steer a terminal written as \\u escapes
+    (the same JSON value)."""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def as_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    return "\n".join([csv_line(columns), *(csv_line(_csv_row(row)) for row in rows)])
+
+
+def _csv_row(row: Sequence[Any]) -> list[Any]:
+    return [
+        json.dumps(to_json_value(v))
+        if isinstance(v, list | dict)
+        else ("" if v is None else _csv_value(to_json_value(v)))
+        for v in row
+    ]
+
+
+def csv_line(fields: Sequence[Any]) -> str:
+    """One CSV line; a field holding a line break of either kind is quoted."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow(
-            [
-                json.dumps(to_json_value(v))
-                if isinstance(v, list | dict)
-                else ("" if v is None else to_json_value(v))
-                for v in row
-            ]
-        )
-    return out.getvalue().rstrip("\n")
+    csv.writer(out, lineterminator="\r\n").writerow(fields)
+    return out.getvalue()[:-2]
+
+
+def write_rows(
+    out: SupportsWrite[str],
+    fmt: str,
+    columns: Sequence[str],
+    batches: Iterable[Sequence[Sequence[Any]]],
+    max_width: int = 80,
+) -> None:
+    """Rows as `fmt` (table, csv or json) written to `out` a batch at a time, so that
+    memory follows the batch, not the result. A table's columns are as wide as its
+    first batch needs, or wider for later rows."""
+    if fmt == "csv":
+        out.write(csv_line(columns))
+        for batch in batches:
+            out.write("".join("\n" + csv_line(_csv_row(row)) for row in batch))
+        out.write("\n")
+        return
+    if fmt == "json":
+        first = True
+        out.write("[")
+        for batch in batches:
+            for row in batch:
+                obj = {c: to_json_value(v) for c, v in zip(columns, row, strict=True)}
+                text = json.dumps(obj, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+                out.write(("\n  " if first else ",\n  ") + printable_json(text))
+                first = False
+        out.write("]\n" if first else "\n]\n")
+        return
+    widths: list[int] | None = None
+    for batch in batches:
+        body = [[_cut(cell(v), max_width) for v in row] for row in batch]
+        seen = [max([len(c), *(len(r[i]) for r in body)]) for i, c in enumerate(columns)]
+        if widths is None:
+            widths = seen
+            out.write(_header(columns, widths) + "\n")
+        else:
+            widths = [max(a, b) for a, b in zip(widths, seen, strict=True)]
+        out.write("".join(_line(r, widths) + "\n" for r in body))
+    if widths is None:
+        out.write(_header(columns, [len(c) for c in columns]) + "\n")
+
+
+def _header(columns: Sequence[str], widths: list[int]) -> str:
+    return _line(columns, widths) + "\n" + "  ".join("-" * w for w in widths)
+
+
+def _line(values: Sequence[str], widths: list[int]) -> str:
+    return "  ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)).rstrip()
+
+
+def _csv_value(value: Any) -> Any:
+    return spreadsheet_safe(value) if isinstance(value, str) else value
 
 
 SUMMARY_COLUMNS = [

@@ -10,6 +10,7 @@ the same for a run `evidence serve` starts); with --verbose, the table of every 
 from __future__ import annotations
 
 from cli.render import SUMMARY_COLUMNS, table
+from extractors.printable import printable
 from flows.alerting import RunReport
 
 
@@ -18,4 +19,4 @@ def report_text(report: RunReport, verbose: bool = False) -> str:
     if verbose:
         rows = [[r[c] for c in SUMMARY_COLUMNS] for r in report.records]
         lines += ["", table(SUMMARY_COLUMNS, rows)]
-    return "\n".join(lines)
+    return printable("\n".join(lines))  # URLs, errors and figures came from pages

@@ -18,6 +18,7 @@ from cli.charts import step_chart_svg
 from cli.render import evidence_said
 from warehouse import queries
 from warehouse.db import Connection
+from warehouse.outputs import file_in, output_dir, write_text
 
 SITE_TITLE = "Evidence catalog"
 # Okabe-Ito colours, distinguishable with every common colour blindness; the badges
@@ -70,14 +71,15 @@ def write_site(
             r["record_id"],
         )
     )
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "records").mkdir(exist_ok=True)
+    out = output_dir(out)  # written through: a symlinked folder is followed
+    output_dir(file_in(out, "records"))
     files = _write_data(con, out, now) if with_data else []
     from flows.commands.review import review_items
 
     queue = review_items(con, now)
-    index = out / "index.html"
-    index.write_text(
+    index = file_in(out, "index.html")
+    write_text(
+        index,
         env.get_template("index.html").render(
             records=records,
             root="",
@@ -85,32 +87,34 @@ def write_site(
             queue_size=len(queue),
             **common,
         ),
-        "utf-8",
     )
-    (out / "review.html").write_text(
-        env.get_template("review.html").render(queue=queue, root="", **common), "utf-8"
+    write_text(
+        file_in(out, "review.html"),
+        env.get_template("review.html").render(queue=queue, root="", **common),
     )
     for r in records:
         page = _record_page(con, r["record_id"], history[r["record_id"]], now)
         page["moved"], page["last_change"] = r["moved"], r["last_change"]
-        (out / "records" / f"{r['record_id']}.html").write_text(
-            env.get_template("record.html").render(root="../", **page, **common), "utf-8"
+        write_text(
+            file_in(out, f"records/{r['record_id']}.html"),
+            env.get_template("record.html").render(root="../", **page, **common),
         )
     sources = _rows(queries.source_health(con))
     sources.sort(key=lambda s: (bool(s["reachable"]), s["record_id"], s["source_id"]))
     for s in sources:
         s["last_ok_at"] = _day(s["last_ok_at"])
-    (out / "sources.html").write_text(
-        env.get_template("sources.html").render(sources=sources, root="", **common), "utf-8"
+    write_text(
+        file_in(out, "sources.html"),
+        env.get_template("sources.html").render(sources=sources, root="", **common),
     )
-    (out / "feed.xml").write_text(
+    write_text(
+        file_in(out, "feed.xml"),
         env.get_template("feed.xml").render(
             entries=_feed_entries(con, history),
             feed_id="urn:evidence-pipeline:feed",
             updated=now.astimezone(UTC).isoformat(),
             **common,
         ),
-        "utf-8",
     )
     return index
 

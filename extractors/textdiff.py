@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Hashable, Iterable
+from itertools import islice
 from typing import Literal, TypeVar
 
 from diff_match_patch import diff_match_patch
@@ -22,10 +23,23 @@ _OPS: dict[int, Op] = {0: "=", -1: "-", 1: "+"}
 _FIRST = 0x100  # symbols start past the control characters
 _SURROGATES = (0xD800, 0xE000)  # not characters: skipped
 DIFF_TIMEOUT_S = 5.0  # past this, a coarser (still correct) diff of very long texts
+# Words and spaces of each text compared: every distinct one needs a symbol (a code
+# point), and the clean-up's time grows with them; a longer text is compared up to here.
+MAX_DIFF_TOKENS = 200_000
+
+
+def cut_for_diff(text: str) -> tuple[str, bool]:
+    """`text` up to its first MAX_DIFF_TOKENS words and spaces, and whether it was cut."""
+    ends = [m.end() for m in islice(_TOKEN.finditer(text), MAX_DIFF_TOKENS + 1)]
+    if len(ends) <= MAX_DIFF_TOKENS:
+        return text, False
+    return text[: ends[MAX_DIFF_TOKENS - 1]], True
 
 
 def word_diff(old: str, new: str) -> list[tuple[Op, str]]:
-    """Runs of text that turn `old` into `new`: kept ("="), removed ("-"), added ("+")."""
+    """Runs of text that turn `old` into `new`: kept ("="), removed ("-"), added ("+").
+    Each text is compared up to MAX_DIFF_TOKENS words and spaces (see cut_for_diff)."""
+    old, new = cut_for_diff(old)[0], cut_for_diff(new)[0]
     symbols: dict[str, str] = {}  # word -> its symbol
     words: dict[str, str] = {}  # symbol -> its word
 

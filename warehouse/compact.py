@@ -55,7 +55,12 @@ def drop_fetches(con: duckdb.DuckDBPyConnection, before: datetime) -> int:
 
 def compact(db: Path) -> tuple[int, int]:
     """Rewrite the database into a fresh file and swap it in atomically; returns the
-    file's size in bytes before and after. The caller holds the refresh lock."""
+    file's size in bytes before and after. The caller holds the refresh lock.
+
+    A symlinked database is compacted where it is: the fresh copy goes beside the file
+    the link names and replaces it, and the link stays a link.
+    """
+    db = Path(os.path.realpath(db))
     spare = db.with_name(db.name + ".compacting")
     remove_spare(db)
     con = connect(db)
@@ -69,7 +74,7 @@ def compact(db: Path) -> tuple[int, int]:
         try:
             (name,) = fresh.execute("SELECT current_database()").fetchone() or ("",)
             fresh.execute(f"ATTACH '{_quoted(db)}' AS old_file (READ_ONLY)")
-            fresh.execute(f'COPY FROM DATABASE old_file TO "{name}"')
+            fresh.execute(f"COPY FROM DATABASE old_file TO {_identifier(name)}")
             fresh.execute("DETACH old_file")
             fresh.execute("CHECKPOINT")
         finally:
@@ -90,6 +95,11 @@ def remove_spare(db: Path) -> None:
         db.with_name(db.name + ".compacting.wal"),
     ):
         leftover.unlink(missing_ok=True)
+
+
+def _identifier(name: str) -> str:
+    """A name as a quoted SQL identifier (a file name may hold `"`)."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _quoted(path: Path) -> str:

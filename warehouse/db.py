@@ -86,9 +86,14 @@ def connect(
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + (READ_WAIT_S if wait_s is None else wait_s)
+    # A reader writes nothing anywhere: no temporary files beside the database (DuckDB
+    # would spill into `<db>.tmp/` even with external access off); it works in memory.
+    config: dict[str, str | bool | int | float | list[str]] = (
+        {"temp_directory": ""} if read_only else {}
+    )
     while True:
         try:
-            con = duckdb.connect(str(path), read_only=read_only)
+            con = duckdb.connect(str(path), read_only=read_only, config=config)
             break
         except duckdb.Error as e:
             if not any(w in str(e) for w in _LOCK_WORDS):

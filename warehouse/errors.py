@@ -3,6 +3,7 @@
 EvidenceError                 anything the CLI turns into one line and exit 2
 ├── ConfigError               the user's config is wrong (file, line, fix)
 ├── RefreshRunning            a refresh already runs on this database
+├── OutputRefused             an output path that is not a file or folder of the user's
 └── WarehouseError            the database cannot be used as asked
     ├── WarehouseBusy         another process holds DuckDB's write lock
     ├── WarehouseMissing      no database yet at the path
@@ -29,6 +30,10 @@ class ConfigError(EvidenceError):
         self.reason = message  # the words without the place, for editors and CI annotations
         where = f"{file}:{line}" if line else file
         super().__init__(f"config error: {where}: {message}")
+
+
+class OutputRefused(EvidenceError):
+    """An output path names a device, FIFO, socket or system file: never written."""
 
 
 class RefreshRunning(EvidenceError):

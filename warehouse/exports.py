@@ -12,6 +12,8 @@ from typing import Any
 import duckdb
 
 from warehouse.bodies import decompress
+from warehouse.errors import WarehouseError
+from warehouse.outputs import file_in, replacing
 
 # The contract's stable views (CONTRACT.md, "SQL views"), and the capture queue.
 STABLE_VIEWS = (
@@ -80,17 +82,17 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
         fields = _fields(con, view)
         if not fields:
             continue  # a database older than the view
-        columns = ", ".join(
-            f'to_json("{name}") AS "{name}"'
-            if fmt == "csv" and _frictionless(kind) in ("array", "object")
-            else f'"{name}"'
-            for name, kind in fields
-        )
-        path = out / f"{view}.{suffix}"
+        columns = ", ".join(_column(fmt, name, kind) for name, kind in fields)
+        path = file_in(out, f"{view}.{suffix}")
         # the names are this module's and the catalog's columns, the path the user's
-        con.execute(
-            f"COPY (SELECT {columns} FROM {view}) TO '{_quoted(path)}' ({options})"  # noqa: S608
-        )
+        with replacing(path) as partial:
+            try:
+                con.execute(
+                    f"COPY (SELECT {columns} FROM {view}) "  # noqa: S608
+                    f"TO '{_quoted(partial)}' ({options})"
+                )
+            except duckdb.Error as e:
+                raise WarehouseError(f"cannot write {path}: {str(e).splitlines()[0]}") from e
         resources.append(
             {
                 "name": view.replace("_", "-"),
@@ -106,6 +108,23 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
             }
         )
     return resources
+
+
+# A text cell a spreadsheet would run as a formula (OWASP's starts) is written as text.
+_FORMULA_SAFE = (
+    "CASE WHEN left({c}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || {c} ELSE {c} END"
+)
+
+
+def _column(fmt: str, name: str, kind: str) -> str:
+    """A view's column as the export writes it: in CSV, lists and structs as JSON and
+    text made safe for spreadsheets."""
+    quoted = f'"{name}"'
+    if fmt == "csv" and _frictionless(kind) in ("array", "object"):
+        return f"to_json({quoted}) AS {quoted}"
+    if fmt == "csv" and kind == "VARCHAR":
+        return f"{_FORMULA_SAFE.format(c=quoted)} AS {quoted}"
+    return quoted
 
 
 def _format(fmt: str, kind: str) -> dict[str, str]:

@@ -3,15 +3,17 @@ holder dies."""
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import stat
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from warehouse.errors import RefreshRunning
+from warehouse.errors import OutputRefused, RefreshRunning
 
 # Locks this process holds, by lock file: taking one again is a no-op, so that the CLI can
 # hold the lock from before Prefect starts while the flow it runs takes it as well.
@@ -34,7 +36,7 @@ def refresh_lock(db_path: Path) -> Iterator[None]:
         yield  # the outer holder releases it
         return
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(key, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = _open_lock(key, os.O_RDWR | os.O_CREAT)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -63,7 +65,7 @@ def ensure_no_refresh(db_path: Path) -> None:
     """
     path = lock_path(db_path)
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = _open_lock(path, os.O_RDONLY)
     except FileNotFoundError:
         return
     try:
@@ -74,6 +76,29 @@ def ensure_no_refresh(db_path: Path) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def _open_lock(path: Path, flags: int) -> int:
+    """The lock file, opened never through a symlink and only when it is a regular file of
+    its own: the lock truncates what it opens, which must never be another file."""
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise OutputRefused(
+                f"{path} is a symlink: remove it (the lock file is made anew)"
+            ) from None
+        raise OutputRefused(f"cannot open the lock file {path}: {e.strerror}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+        os.close(fd)
+        raise OutputRefused(
+            f"{path} is not a lock file of its own (a link to another file, or not a "
+            "regular file): remove it"
+        )
+    return fd
 
 
 def _running(db_path: Path, fd: int) -> RefreshRunning:

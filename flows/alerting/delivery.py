@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import threading
+import time
 from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
@@ -73,12 +75,35 @@ def raise_and_deliver(
     return messages
 
 
+# A notify endpoint is someone's server: it may answer a byte at a time for ever. A
+# message gets this long, and all of a run's deliveries that long together; what is
+# left is retried next run. A channel that ran out of time gets no more this run.
+SEND_TIMEOUT_S = 5.0
+DELIVERY_BUDGET_S = 15.0
+
+
 def deliver(db_path: Path, urls: list[str], now: datetime) -> int:
-    """Send every delivery owed to the configured channels; returns those made."""
+    """Send the deliveries owed to the configured channels, within SEND_TIMEOUT_S each
+    and DELIVERY_BUDGET_S in all; returns those made."""
     by_key = {channel_key(u): u for u in urls}
     with session(db_path, now=now) as con:
         pending = alerts.unsent(con, list(by_key))
-    results = [(o.delivery_id, *send(by_key[o.channel], o.title, o.body)) for o in pending]
+    results: list[tuple[int, bool, str | None]] = []
+    slow: set[str] = set()  # channels that ran out of time: left for the next run
+    deadline = time.monotonic() + DELIVERY_BUDGET_S
+    for o in pending:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        if o.channel in slow:
+            continue
+        ok, error, timed_out = send_within(by_key[o.channel], o.title, o.body, left)
+        if timed_out:
+            slow.add(o.channel)
+        results.append((o.delivery_id, ok, error))
+    if len(results) < len(pending):
+        progress(f"{len(pending) - len(results)} alert message(s) left for the next run")
+    pending = [o for o in pending if o.delivery_id in {r[0] for r in results}]
     if results:
         with session(db_path, now=now) as con:
             alerts.mark_delivery(con, results, now)
@@ -108,6 +133,27 @@ def tell(messages: list[Message], urls: list[str]) -> None:
 
 def _channels(urls: list[str]) -> list[tuple[str, str]]:
     return [(channel_key(u), mask_url(u)) for u in urls]
+
+
+def send_within(url: str, title: str, body: str, budget_s: float) -> tuple[bool, str | None, bool]:
+    """send() given at most SEND_TIMEOUT_S (and no more than `budget_s`); (delivered,
+    error, timed out). A send past its time is left to finish in the background: a
+    daemon thread, which never keeps the process alive."""
+    limit = min(SEND_TIMEOUT_S, budget_s)
+    outcome: list[tuple[bool, str | None]] = []
+
+    def run() -> None:
+        try:
+            outcome.append(send(url, title, body))
+        except Exception as e:  # a notifier's bug is that channel's failure
+            outcome.append((False, f"delivery to {mask_url(url)} failed: {type(e).__name__}"))
+
+    worker = threading.Thread(target=run, name="evidence-notify", daemon=True)
+    worker.start()
+    worker.join(limit)
+    if not outcome:
+        return False, f"delivery to {mask_url(url)} took longer than {limit:g} s", True
+    return (*outcome[0], False)
 
 
 def send(url: str, title: str, body: str) -> tuple[bool, str | None]:
@@ -149,8 +195,8 @@ def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
         now = datetime.now(UTC)
     kept = False
     if settings is not None:
-        db = resolve_db(params.get("db_path"), settings)
         try:
+            db = resolve_db(params.get("db_path"), settings)  # not a database: not kept
             if db.exists():
                 with refresh_lock(db), session(db, now=now) as con, transaction(con):
                     alerts.keep(con, [message], _channels(urls), now, str(flow_run.id))  # type: ignore[attr-defined]

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from extractors.values import Render
 from flows.catalog.messages import config_errors, did_you_mean
 from flows.catalog.models import Catalog, Record, RecordConfig, Settings, source_slug
-from flows.catalog.yaml_lines import Lines, load_yaml
+from flows.catalog.yaml_lines import Lines, load_yaml, read_config_file
 from warehouse.errors import ConfigError
 
 
@@ -87,9 +87,9 @@ def check_catalog(config_dir: Path) -> CheckedCatalog:
     if not config_dir.is_dir():
         raise ConfigError(str(config_dir), "no such config directory: pass --config DIR")
     # each file read once; its digest says whether it changed (mtimes are too coarse)
-    raw = {p: p.read_bytes() for p in sorted((config_dir / "records").glob("*.y*ml"))}
+    raw = {p: read_config_file(p) for p in sorted((config_dir / "records").glob("*.y*ml"))}
     settings_path = config_dir / "settings.yaml"
-    settings_raw = settings_path.read_bytes() if settings_path.exists() else b""
+    settings_raw = read_config_file(settings_path) if settings_path.exists() else b""
     stamp = tuple(
         (str(p), hashlib.blake2b(b, digest_size=16).digest())
         for p, b in [(settings_path, settings_raw), *raw.items()]
@@ -234,6 +234,22 @@ def _record_problems(
     return found
 
 
+# The kernel's own files: regular in name only (/proc/self/mem), never a database.
+_SYSTEM_DIRS = (Path("/proc"), Path("/sys"), Path("/dev"))
+
+
 def resolve_db(flag: str | None, settings: Settings) -> Path:
-    """--db, else EVIDENCE_DB, else settings.database (relative to the current directory)."""
-    return Path(flag or os.environ.get("EVIDENCE_DB") or settings.database)
+    """--db, else EVIDENCE_DB, else settings.database (relative to the current directory).
+
+    A path that is there must be a regular file (a symlink to one is followed) outside
+    the kernel's own files; anything else is a ConfigError before the file is opened.
+    """
+    db = Path(flag or os.environ.get("EVIDENCE_DB") or settings.database)
+    real = db.resolve()
+    if any(real.is_relative_to(d) for d in _SYSTEM_DIRS) or (real.exists() and not real.is_file()):
+        raise ConfigError(
+            str(db),
+            "the database must be a regular file (or a new one): give the path of a "
+            ".duckdb file (--db, EVIDENCE_DB or settings' database)",
+        )
+    return db

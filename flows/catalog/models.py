@@ -30,8 +30,12 @@ except metadata.PackageNotFoundError:  # a source tree never installed
 DEFAULT_USER_AGENT = (
     f"evidence-pipeline/{__version__} (+https://github.com/evidence-pipeline/evidence-pipeline)"
 )
-SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # whole ids only: fullmatch, never `$`
+_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*")
+MAX_DURATION = timedelta(days=36_525)  # a century: longer is a typo, and overflows dates
+MAX_QUOTE_CHARS = 1000  # a quote is the words of one passage; matching cost grows with it
+# Control characters (C0, DEL, C1): a URL holding one is cut or reread by every parser.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 
@@ -39,19 +43,22 @@ def parse_duration(value: object) -> timedelta:
     """'15d' -> 15 days; units s, m, h, d, w."""
     if isinstance(value, timedelta):
         return value
-    m = _DURATION.match(str(value)) if isinstance(value, str | int | float) else None
+    m = _DURATION.fullmatch(str(value)) if isinstance(value, str | int | float) else None
     if m is None or isinstance(value, bool):
         raise ValueError(
             f"bad duration {value!r}: write a number and a unit s, m, h, d or w, e.g. 15d"
         )
-    return timedelta(seconds=float(m[1]) * _UNIT_SECONDS[m[2]])
+    seconds = float(m[1]) * _UNIT_SECONDS[m[2]]
+    if seconds > MAX_DURATION.total_seconds():
+        raise ValueError(f"duration {value!r} is longer than a century: write at most 36525d")
+    return timedelta(seconds=seconds)
 
 
 Duration = Annotated[timedelta, BeforeValidator(parse_duration)]
 
 
 def _check_slug(value: str) -> str:
-    if not SLUG.match(value):
+    if not SLUG.fullmatch(value):
         raise ValueError(
             f"bad id {value!r}: use lowercase letters, digits and '-', e.g. {slugify(value)!r}"
         )
@@ -73,6 +80,11 @@ def source_slug(url: str) -> str:
 
 
 def check_url(url: str) -> str:
+    if _CONTROL.search(url):
+        raise ValueError(
+            f"bad url {url!r}: it holds a control character (a line break or tab?): "
+            "write the URL on one line, percent-encoding what it needs"
+        )
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"bad url {url!r}: only http:// and https:// URLs with a host are fetched")
@@ -164,6 +176,10 @@ class ScheduleSettings(_Strict):
     def _cron(cls, v: str) -> str:
         from cronsim import CronSim, CronSimError
 
+        if len(v.split()) != 5:
+            raise ValueError(
+                f"bad cron {v!r} ({len(v.split())} fields): use five fields, e.g. '0 6 * * *'"
+            )
         try:
             CronSim(v, datetime.now(UTC))
         except CronSimError as e:
@@ -186,6 +202,20 @@ class ArchiveSettings(_Strict):
 
 class SiteSettings(_Strict):
     license: str | None = Field(None, min_length=1)  # the published catalog's licence (a URL)
+
+    @field_validator("license")
+    @classmethod
+    def _license_url(cls, v: str | None) -> str | None:
+        # printed as a link on the site: only a web address, never javascript: or data:
+        if v is not None:
+            try:
+                check_url(v)
+            except ValueError:
+                raise ValueError(
+                    f"bad license {v!r}: give the licence's http:// or https:// URL, e.g. "
+                    "https://creativecommons.org/licenses/by/4.0/"
+                ) from None
+        return v
 
 
 class HistorySettings(_Strict):
@@ -321,6 +351,16 @@ class ClaimConfig(_Strict):
                 f"this claim {why}: use status_in, or quote the figure"
             )
         return self
+
+    @field_validator("quote")
+    @classmethod
+    def _short_quote(cls, v: str) -> str:
+        if len(v) > MAX_QUOTE_CHARS:
+            raise ValueError(
+                f"quote of {len(v):,} characters: keep a quote to at most "
+                f"{MAX_QUOTE_CHARS:,}, the words of one passage"
+            )
+        return v
 
 
 class RecordConfig(_Strict):

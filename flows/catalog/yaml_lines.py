@@ -1,11 +1,16 @@
 """YAML read with the line of every value, so that a config error can name its line.
 
-The document is composed first (nodes keep their marks), then turned into plain data
-with a cap on nodes, so that anchors cannot expand without bound.
+A file is refused by its size before it is read, and by its count of nodes while it is
+parsed (events, before any tree is built); the document is then composed (nodes keep
+their marks) and turned into plain data with a cap on nodes, so that anchors cannot
+expand without bound. Only YAML's own tags are read: `!!python/...` and other
+application tags are a config error.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +20,11 @@ import yaml
 from warehouse.errors import ConfigError
 
 MAX_YAML_NODES = 100_000
+MAX_YAML_BYTES = 4_000_000  # a config file past this is data, not a catalog someone writes
+_YAML_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
+)
 
 
 # libyaml's parser when PyYAML has it (much faster), the same nodes and marks.
@@ -36,6 +46,32 @@ class Lines:
         return self.lines.get(())
 
 
+def read_config_file(path: Path) -> bytes:
+    """The bytes of a config file: a regular file of at most MAX_YAML_BYTES, refused
+    before it is read otherwise (a FIFO, a device, a file of data)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as e:
+        raise ConfigError(str(path), f"cannot read: {e.strerror}") from None
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(str(path), "not a regular file: give a YAML file")
+        if info.st_size > MAX_YAML_BYTES:
+            raise ConfigError(str(path), _too_large(info.st_size))
+        raw = file.read(MAX_YAML_BYTES + 1)
+    if len(raw) > MAX_YAML_BYTES:  # grew while being read
+        raise ConfigError(str(path), _too_large(len(raw)))
+    return raw
+
+
+def _too_large(size: int) -> str:
+    return (
+        f"{size:,} bytes, more than a config file may hold ({MAX_YAML_BYTES:,}): "
+        "split the records over several files"
+    )
+
+
 def load_yaml(
     path: Path, raw: bytes | None = None, problems: list[ConfigError] | None = None
 ) -> tuple[Any, Lines]:
@@ -43,11 +79,15 @@ def load_yaml(
 
     A key given twice raises, or with `problems` is added to them and its first value kept.
     """
+    raw = read_config_file(path) if raw is None else raw
+    if len(raw) > MAX_YAML_BYTES:
+        raise ConfigError(str(path), _too_large(len(raw)))
     try:
-        text = (path.read_bytes() if raw is None else raw).decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ConfigError(str(path), f"not UTF-8 text ({e.reason}): save the file as UTF-8") from e
     try:
+        _count_nodes(text, path)
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
@@ -63,6 +103,34 @@ def load_yaml(
     budget = [MAX_YAML_NODES]
     data = _to_data(node, (), lines, budget, path, problems)
     return data, Lines(lines)
+
+
+def _count_nodes(text: str, path: Path) -> None:
+    """Refuse a document of more than MAX_YAML_NODES nodes as its events stream by,
+    before a tree of them is built; a tag of another application is refused here too."""
+    count = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if not isinstance(event, yaml.NodeEvent):
+            continue
+        count += 1
+        line = event.start_mark.line + 1 if event.start_mark else None
+        if count > MAX_YAML_NODES:
+            raise ConfigError(
+                str(path),
+                f"more than {MAX_YAML_NODES:,} YAML nodes: split the records over several files",
+                line,
+            )
+        tag = getattr(event, "tag", None)
+        if tag not in (None, "!") and _full_tag(tag) not in _YAML_TAGS:
+            raise ConfigError(
+                str(path),
+                f"YAML tag {tag!r} is not read here: remove it (plain values only)",
+                line,
+            )
+
+
+def _full_tag(tag: str) -> str:
+    return "tag:yaml.org,2002:" + tag[2:] if tag.startswith("!!") else tag
 
 
 def _to_data(

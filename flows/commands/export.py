@@ -10,28 +10,30 @@ naming the record, source and claims the page backs.
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 from flows.catalog import __version__
 from warehouse import exports
 from warehouse.exports import KeptPage
+from warehouse.outputs import file_in, output_dir, output_file, replacing, write_text
 
 WARC_1_1 = "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"
 _REASONS = {200: "OK", 203: "Non-Authoritative Information", 304: "Not Modified"}
 
 
 def write_warc(pages: list[KeptPage], path: Path, user_agent: str, now: datetime) -> int:
-    """The pages as `path` (replaced); the number of pages written."""
+    """The pages as `path` (`-`: stdout); the number of pages written."""
     from warcio.statusandheaders import StatusAndHeaders
     from warcio.warcwriter import WARCWriter
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("wb") as out:
+    with _warc_output(path) as out:
         writer = WARCWriter(out, gzip=True, warc_version="1.1")
         writer.write_record(
             writer.create_warcinfo_record(
@@ -96,8 +98,21 @@ def write_warc(pages: list[KeptPage], path: Path, user_agent: str, now: datetime
             )
             for record in (response, request, metadata):
                 writer.write_record(record)
-    partial.replace(path)
     return len(pages)
+
+
+@contextmanager
+def _warc_output(path: Path) -> Iterator[BinaryIO]:
+    """Where a WARC goes: stdout for `-`, else the file `path` names (through a symlink),
+    replaced atomically; never a device, FIFO or socket."""
+    if str(path) == "-":
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    target = output_file(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with replacing(target) as partial, partial.open("wb") as out:
+        yield out
 
 
 def _warc_date(at: datetime) -> str:
@@ -109,7 +124,7 @@ def _warc_date(at: datetime) -> str:
 
 def write_tables(con: Any, out: Path, fmt: str, title: str, now: datetime) -> list[dict]:
     """Each stable view as a file in `out`, and `out/datapackage.json`; its resources."""
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_dir(out)
     resources = exports.export_views(con, out, fmt)
     package = {
         "profile": "data-package",
@@ -122,5 +137,5 @@ def write_tables(con: Any, out: Path, fmt: str, title: str, now: datetime) -> li
         "created": now.astimezone(UTC).isoformat(),
         "resources": resources,
     }
-    (out / "datapackage.json").write_text(json.dumps(package, indent=1) + "\n", "utf-8")
+    write_text(file_in(out, "datapackage.json"), json.dumps(package, indent=1) + "\n")
     return resources

@@ -3,6 +3,7 @@ under the same lock as a refresh."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,7 +29,7 @@ def collect(db: Path, keep_pages: int, fetches_before: datetime | None = None) -
     if not db.exists():
         raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
     with refresh_lock(db):
-        compact.remove_spare(db)
+        compact.remove_spare(Path(os.path.realpath(db)))
         with session(db, now=clock.now()) as con:
             fetches = compact.drop_fetches(con, fetches_before) if fetches_before else 0
             dropped = pages.drop_old_bodies(con, keep_pages)

@@ -8,6 +8,7 @@ Prefect server runs for as long as this does: SIGTERM or Ctrl-C stop everything.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import signal
@@ -64,12 +65,73 @@ def _stop_on_signals() -> None:
     signal.signal(signal.SIGINT, handler)
 
 
+FLOW_NAME = "evidence-refresh"
+
+
+def deployment_name(parameters: dict) -> str:
+    """The deployment of one catalog on one database: its runs are served only by a
+    `serve` of the same pair, never by one of another catalog."""
+    key = f"{parameters['config_dir']}\0{parameters['db_path']}".encode()
+    return f"evidence-refresh-{hashlib.blake2b(key, digest_size=6).hexdigest()}"
+
+
+def remove_stale(parameters: dict) -> int:
+    """Delete the deployments this catalog's earlier starts left (this one's name, and
+    the one name every catalog once shared when it points at this catalog), with their
+    runs still waiting; `serve` then creates its deployment anew. The runs removed."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import (
+        DeploymentFilter,
+        DeploymentFilterId,
+        FlowRunFilter,
+        FlowRunFilterState,
+        FlowRunFilterStateType,
+    )
+    from prefect.client.schemas.objects import StateType
+    from prefect.exceptions import ObjectNotFound
+
+    async def remove() -> int:
+        removed = 0
+        async with get_client() as client:
+            for name in (deployment_name(parameters), FLOW_NAME):
+                try:
+                    deployment = await client.read_deployment_by_name(f"{FLOW_NAME}/{name}")
+                except ObjectNotFound:
+                    continue
+                theirs = deployment.parameters or {}
+                if name == FLOW_NAME and (
+                    theirs.get("config_dir"),
+                    theirs.get("db_path"),
+                ) != (parameters["config_dir"], parameters["db_path"]):
+                    continue  # another catalog's: its own serve removes it
+                waiting = await client.read_flow_runs(
+                    deployment_filter=DeploymentFilter(id=DeploymentFilterId(any_=[deployment.id])),
+                    flow_run_filter=FlowRunFilter(
+                        state=FlowRunFilterState(
+                            type=FlowRunFilterStateType(
+                                any_=[StateType.SCHEDULED, StateType.PENDING]
+                            )
+                        )
+                    ),
+                )
+                for run in waiting:
+                    await client.delete_flow_run(run.id)
+                removed += len(waiting)
+                await client.delete_deployment(deployment.id)
+        return removed
+
+    return asyncio.run(remove())
+
+
 def _serve_flow(config_dir: Path, cron: str, parameters: dict) -> None:
     from flows.catalog import load_settings
     from flows.refresh import configured_flow
 
+    removed = remove_stale(parameters)
+    if removed:
+        progress(f"removed {removed} run(s) left scheduled by an earlier start")
     configured_flow(load_settings(config_dir), config_dir).serve(
-        name="evidence-refresh",
+        name=deployment_name(parameters),
         cron=cron,
         parameters=parameters,
         print_starting_message=False,

@@ -15,6 +15,8 @@ import sys
 import threading
 import time
 
+from extractors.printable import printable
+
 LOGGER = "evidence"
 _started: float | None = None  # see mark_start
 
@@ -47,7 +49,8 @@ def process_age() -> float:
 
 
 def progress(message: str) -> None:
-    print(f"evidence: {message}", file=sys.stderr, flush=True)
+    # messages name records, URLs and titles: the user's and the pages' words
+    print(f"evidence: {printable(message)}", file=sys.stderr, flush=True)
     logger = _run_logger()
     if logger is not None:
         logger.info(message)

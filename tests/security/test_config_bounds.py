@@ -1,0 +1,201 @@
+"""Hostile config: every value that once crashed, hung or ate memory is one line naming
+the file and the fix, exit 2, and nothing is written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+from flows.catalog import load_catalog
+from flows.catalog.yaml_lines import MAX_YAML_BYTES, MAX_YAML_NODES
+from warehouse.errors import ConfigError
+
+RECORD = (
+    "id: {id}\ntitle: T\n"
+    "sources: [{{id: p, url: {url}, role: primary}}]\n"
+    "claims: [{{id: c, quote: {quote}}}]\n"
+)
+
+
+def catalog(
+    root: Path,
+    *,
+    id: str = "r",
+    url: str = '"https://example.org/a"',
+    quote: str = '"some words"',
+    settings: str = "",
+    record: str | None = None,
+) -> Path:
+    config = root / "config"
+    (config / "records").mkdir(parents=True, exist_ok=True)
+    (config / "settings.yaml").write_text(f"database: {root / 'w.duckdb'}\n{settings}")
+    text = record if record is not None else RECORD.format(id=id, url=url, quote=quote)
+    (config / "records" / "r.yaml").write_text(text)
+    return config
+
+
+def refused(config: Path, capsys: pytest.CaptureFixture[str], *words: str) -> str:
+    """`evidence refresh` on config: exit 2, one line on stderr holding `words`, no db."""
+    code = main(["refresh", "--config", str(config)])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("evidence: config error: "), err
+    for word in words:
+        assert word in err, err
+    assert not (config.parent / "w.duckdb").exists()
+    return err
+
+
+@pytest.mark.parametrize("char", ["\r\n", "\n", "\t", "\x1b", "\x00", "\x7f"])
+def test_a_url_holding_a_control_character_is_a_config_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], char: str
+) -> None:
+    url = json.dumps(f"https://example.org/a{char}Host: evil")
+    refused(catalog(tmp_path, url=url), capsys, "r.yaml:3", "control character")
+
+
+def test_an_id_ending_in_a_newline_is_not_a_slug(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    refused(catalog(tmp_path, id='"r\\n"'), capsys, "bad id", "r.yaml:1")
+
+
+def test_a_quote_over_a_thousand_characters_is_a_config_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    refused(catalog(tmp_path, quote="word " * 300), capsys, "quote of 1,499", "1,000")
+
+
+def test_a_quote_of_a_thousand_characters_is_kept(tmp_path: Path) -> None:
+    (record,) = load_catalog(catalog(tmp_path, quote="a" * 1000)).records
+    assert len(record.config.claims[0].quote) == 1000
+
+
+@pytest.mark.parametrize("cron", ["* * * * * *", "0 6 * *", "@hourly"])
+def test_a_cron_of_other_than_five_fields_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cron: str
+) -> None:
+    config = catalog(tmp_path, settings=f'schedule: {{cron: "{cron}"}}\n')
+    refused(config, capsys, "settings.yaml", "five fields")
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "!!python/name:os.system",
+        "!!python/object/apply:os.system",
+        "!!python/tuple",
+        "!custom",
+        "!!binary",
+    ],
+)
+def test_an_application_yaml_tag_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], tag: str
+) -> None:
+    refused(catalog(tmp_path, quote=f'{tag} "x"'), capsys, "r.yaml:4", "tag")
+
+
+def test_an_overflowing_freshness_window_is_a_config_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = catalog(tmp_path, settings="freshness_window: 99999999999w\n")
+    refused(config, capsys, "settings.yaml", "longer than a century")
+
+
+@pytest.mark.parametrize("database", ["/proc/self/mem", "/dev/zero", "DIR"])
+def test_a_database_that_is_not_a_regular_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], database: str
+) -> None:
+    database = str(tmp_path) if database == "DIR" else database
+    config = catalog(tmp_path)
+    (config / "settings.yaml").write_text(f"database: {database}\n")
+    code = main(["refresh", "--config", str(config)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert "regular file" in err and "Traceback" not in err, err
+
+
+def test_a_symlink_to_a_database_file_is_allowed(tmp_path: Path) -> None:
+    from flows.catalog import Settings, resolve_db
+
+    (tmp_path / "real.duckdb").write_bytes(b"")
+    (tmp_path / "link.duckdb").symlink_to(tmp_path / "real.duckdb")
+    assert resolve_db(str(tmp_path / "link.duckdb"), Settings()) == tmp_path / "link.duckdb"
+
+
+def test_site_license_must_be_a_web_address(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = catalog(tmp_path, settings='site: {license: "javascript:alert(1)"}\n')
+    refused(config, capsys, "settings.yaml", "http")
+
+
+def test_a_record_file_over_the_size_cap_is_refused_before_it_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = catalog(tmp_path)
+    with (config / "records" / "big.yaml").open("wb") as f:
+        f.truncate(MAX_YAML_BYTES + 1)  # sparse: costs no disk, and no read
+    refused(config, capsys, "big.yaml", "more than a config file may hold")
+
+
+def test_a_record_file_that_is_a_fifo_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = catalog(tmp_path)
+    fifo = config / "records" / "pipe.yaml"
+    os.mkfifo(fifo)
+
+    def feed() -> None:  # a reader would get a record (and wait for it)
+        with fifo.open("w") as f:
+            f.write("id: piped\ntitle: P\nsources: [{url: https://example.org, role: primary}]\n")
+
+    threading.Thread(target=feed, daemon=True).start()
+    refused(config, capsys, "pipe.yaml", "not a regular file")
+
+
+def test_a_document_of_too_many_nodes_is_refused_while_it_is_parsed(tmp_path: Path) -> None:
+    config = catalog(tmp_path, record="[" + "1," * (MAX_YAML_NODES + 10) + "1]\n")
+    with pytest.raises(ConfigError, match="more than 100,000 YAML nodes"):
+        load_catalog(config)
+
+
+BOMB = """\
+import resource, sys
+sys.path.insert(0, {root!r})
+from flows.catalog import load_catalog
+from pathlib import Path
+try:
+    load_catalog(Path({config!r}))
+except Exception as e:
+    print(type(e).__name__)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+@pytest.mark.slow
+def test_a_file_of_many_small_nodes_costs_little_memory(tmp_path: Path) -> None:
+    """Just under the size cap, all of it tiny nodes: refused while parsed, before a
+    tree of a million nodes is built."""
+    config = catalog(tmp_path)
+    row = "- [1, 2, 3, 4, 5, 6, 7, 8, 9]\n"
+    (config / "records" / "bomb.yaml").write_text(row * (MAX_YAML_BYTES // len(row)))
+    root = str(Path(__file__).resolve().parents[2])
+    out = subprocess.run(
+        [sys.executable, "-c", BOMB.format(root=root, config=str(config))],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout.split()
+    assert out[0] == "ConfigError"
+    peak_mb = int(out[1]) / 1024
+    assert peak_mb < 200, f"peak {peak_mb:.0f} MB"

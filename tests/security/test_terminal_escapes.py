@@ -1,0 +1,126 @@
+"""Control characters from pages and config never reach the terminal raw: `show`,
+`sql`, `diff`, the tables and error lines show them escaped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from store_support import T0, Warehouse
+
+from cli.main import main
+from extractors.printable import printable
+from warehouse import store
+from warehouse.rows import CheckRow, RecordRow, SourceRow
+
+TITLE_BAR = "\x1b]0;owned\x07"  # sets the terminal's title
+CLEAR = "\x1b[2J"  # clears the screen
+CSI8 = "\x9b2J"  # the same, as an 8-bit CSI
+RTL = "\u202e"  # shows the words after it reversed
+
+
+def raw_controls(text: str) -> list[str]:
+    return [c for c in text if c in "\x1b\x07\x9b\u202e\r"]
+
+
+@pytest.mark.parametrize("text", [TITLE_BAR, CLEAR, CSI8, RTL, "a\rb"])
+def test_printable_escapes_what_steers_a_terminal(text: str) -> None:
+    shown = printable(text)
+    assert not raw_controls(shown)
+    assert "\\x1b" in shown or "\\x9b" in shown or "\\u202e" in shown or "\\x0d" in shown
+
+
+def test_printable_keeps_line_breaks_tabs_and_words() -> None:
+    assert printable("Prix: 4 000 €\n\tété — “ok”") == "Prix: 4 000 €\n\tété — “ok”"
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Path:
+    """A warehouse whose title, fields and page text hold escape sequences."""
+    db = tmp_path / "w.duckdb"
+    w = Warehouse(db)
+    store.sync_catalog(
+        w.con,
+        [RecordRow("r", f"Title{TITLE_BAR}", 86400, (("cost", f"free{CLEAR}"),), "r.yaml")],
+        [SourceRow("r", "p", "https://example.org/p", "primary")],
+        [],
+    )
+    from warehouse.rows import ClaimRow
+
+    store.sync_catalog(
+        w.con,
+        [RecordRow("r", f"Title{TITLE_BAR}", 86400, (("cost", f"free{CLEAR}"),), "r.yaml")],
+        [SourceRow("r", "p", "https://example.org/p", "primary")],
+        [ClaimRow("r", "c", "quote c", None, None)],
+    )
+    old = w.fetch("p", T0, body=f"old words {CSI8} here")
+    new = w.fetch("p", T0.replace(hour=7), body=f"new words {CLEAR} here {RTL}")
+    assert old is not None and new is not None
+    store.write_checks(
+        w.con,
+        [CheckRow("r", "c", "p", new, "quote c", "absent", None, (), f"closest {TITLE_BAR}", 80)],
+    )
+    w.grade(T0.replace(hour=8))
+    w.con.close()
+    return db
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_show_escapes_the_title_fields_and_closest_passage(
+    hostile: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "show", "r", "--db", str(hostile))
+    assert code == 0, err
+    assert "closest on the page (80)" in out
+    assert not raw_controls(out), out
+    assert "Title\\x1b]0;owned\\x07" in out and "free\\x1b[2J" in out
+
+
+def test_sql_table_output_escapes_page_text(
+    hostile: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "sql", "SELECT text, title FROM snapshots", "--db", str(hostile))
+    assert code == 0, err
+    assert not raw_controls(out), out
+    assert "\\x9b2J" in out and "\\x1b[2J" in out
+
+
+def test_sql_json_output_escapes_eight_bit_controls(
+    hostile: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    code, out, err = run(
+        capsys, "sql", "SELECT text FROM snapshots", "--format", "json", "--db", str(hostile)
+    )
+    assert code == 0, err
+    assert not raw_controls(out), out
+    assert any(CSI8 in row["text"] for row in json.loads(out))  # the same value, escaped
+
+
+def test_status_escapes_the_record_title(hostile: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "sql", "SELECT title FROM record_status", "--db", str(hostile))
+    assert code == 0, err
+    assert "Title\\x1b]0;owned\\x07" in out and not raw_controls(out)
+
+
+def test_diff_escapes_the_words_of_the_page(
+    hostile: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "diff", "r", "p", "--db", str(hostile))
+    assert code == 0, err
+    assert "[-old-]" in out and "{+new+}" in out
+    assert not raw_controls(out), out
+
+
+def test_an_error_line_escapes_what_the_user_typed(
+    hostile: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "show", f"x{CLEAR}", "--db", str(hostile))
+    assert code == 2 and err.count("\n") == 1
+    assert not raw_controls(err), err
