@@ -9,6 +9,7 @@ from collections import defaultdict
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
+from uuid import NAMESPACE_URL, uuid5
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
@@ -17,6 +18,7 @@ from warehouse import queries
 from warehouse.db import Connection
 
 SITE_TITLE = "Evidence catalog"
+PROJECT_URL = "https://github.com/evidence-pipeline/evidence-pipeline"
 # Okabe-Ito colours, distinguishable with every common colour blindness; the badges
 # carry the word as well.
 GRADE_COLOURS = {
@@ -89,10 +91,11 @@ def write_site(
     (out / "sources.html").write_text(
         env.get_template("sources.html").render(sources=sources, root="", **common), "utf-8"
     )
+    catalog = queries.catalog_uuid(con) or uuid5(NAMESPACE_URL, f"file:{out.resolve()}").hex
     (out / "feed.xml").write_text(
         env.get_template("feed.xml").render(
-            entries=_feed_entries(con, history),
-            feed_id="urn:evidence-pipeline:feed",
+            entries=_feed_entries(con, history, catalog),
+            feed_id=f"urn:evidence-pipeline:catalog:{catalog}",
             updated=now.astimezone(UTC).isoformat(),
             **common,
         ),
@@ -135,7 +138,8 @@ def dataset(
         ),
         "dateModified": now.astimezone(UTC).isoformat(),
         "variableMeasured": ["grade", "freshness", "checked_at", "stale_on"],
-        "creator": {"@type": "SoftwareApplication", "name": "evidence-pipeline"},
+        # schema.org: a Dataset's creator is an Organization or a Person
+        "creator": {"@type": "Organization", "name": "evidence-pipeline", "url": PROJECT_URL},
     }
     if license:
         data["license"] = license
@@ -264,9 +268,12 @@ def timeline_svg(history: list[dict[str, Any]], now: datetime, width: int = 640)
     return Markup("".join(parts))
 
 
-def _feed_entries(con: Connection, history: dict[str, list[dict[str, Any]]]) -> list[dict]:
+def _feed_entries(
+    con: Connection, history: dict[str, list[dict[str, Any]]], catalog: str
+) -> list[dict]:
     """Grade and freshness changes (going stale among them) and claims now `changed`,
-    newest first."""
+    newest first, each dated by its change and named within the catalog's own id."""
+    base = f"urn:evidence-pipeline:catalog:{catalog}"
     entries = []
     for record_id, rows in history.items():
         for previous, row in zip([None, *rows], rows, strict=False):
@@ -282,7 +289,7 @@ def _feed_entries(con: Connection, history: dict[str, list[dict[str, Any]]]) -> 
             entries.append(
                 {
                     "title": what,
-                    "id": f"urn:evidence-pipeline:{record_id}:{row['changed_at'].isoformat()}",
+                    "id": f"{base}:{record_id}:{row['changed_at'].isoformat()}",
                     "updated": row["changed_at"].astimezone(UTC).isoformat(),
                     "record_id": record_id,
                     "summary": what,
@@ -292,9 +299,9 @@ def _feed_entries(con: Connection, history: dict[str, list[dict[str, Any]]]) -> 
         entries.append(
             {
                 "title": f"{c['record_id']} {c['claim_id']} changed on {c['source_id']}",
-                "id": f"urn:evidence-pipeline:{c['record_id']}:{c['claim_id']}:"
-                f"{c['source_id']}:{c['snapshot_id']}",
-                "updated": c["checked_at"].astimezone(UTC).isoformat(),
+                "id": f"{base}:{c['record_id']}:{c['claim_id']}:{c['source_id']}:"
+                f"{c['changed_at'].isoformat()}",
+                "updated": c["changed_at"].astimezone(UTC).isoformat(),
                 "record_id": c["record_id"],
                 "summary": f"now: {c['found_text']}",
             }

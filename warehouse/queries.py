@@ -216,12 +216,18 @@ def grade_history(con: duckdb.DuckDBPyConnection) -> Result:
 
 
 def changed_claims(con: duckdb.DuckDBPyConnection) -> Result:
-    """Current claim checks that found other numbers."""
-    return run_query(
-        con,
-        "SELECT record_id, claim_id, source_id, snapshot_id, checked_at, found_text "
-        "FROM claim_checks WHERE outcome = 'changed' AND checked_at IS NOT NULL",
-    )
+    """Current claim checks that found other numbers, each with when the change was
+    first seen (its value's first_seen_at, else its page's first fetch)."""
+    return run(con, "changed_claims.sql")
+
+
+def catalog_uuid(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The catalog's own id, made with its database (None in one older than it)."""
+    try:
+        row = con.execute("SELECT catalog_uuid FROM store.identity").fetchone()
+    except duckdb.CatalogException:
+        return None
+    return str(row[0]) if row else None
 
 
 def source_health(con: duckdb.DuckDBPyConnection) -> Result:
