@@ -30,7 +30,7 @@ BIN = Path(sys.executable).parent
 # UTF-8 with no <meta charset>: only the Content-Type's charset says how to read it.
 PAGE_A = "<html><head><title>Prix</title></head><main><p>We offer {n} seats — für alle, à {n} €.</p></main></html>"  # noqa: E501
 PAGE = (
-    "<html><head><title>{t}</title></head><main><p>We offer 10 seats this year.</p></main></html>"  # noqa: E501
+    "<html><head><title>{t}</title></head><main><p>We offer 10 seats this year.</p></main></html>"
 )
 
 

@@ -98,9 +98,7 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
                 "format": suffix,
                 "mediatype": media,
                 "schema": {
-                    "fields": [
-                        _field(fmt, name, kind, name in nullable) for name, kind in fields
-                    ]
+                    "fields": [_field(fmt, name, kind, name in nullable) for name, kind in fields]
                 },
             }
         )
