@@ -5,6 +5,7 @@ string that came from a page is escaped."""
 from __future__ import annotations
 
 import html
+import re
 from collections import defaultdict
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -47,6 +48,7 @@ def write_site(
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["url_breaks"] = url_breaks
     common = {"site_title": SITE_TITLE, "generated": now.strftime("%Y-%m-%d %H:%M UTC")}
     records = _rows(queries.site_records(con))
     history = defaultdict(list)
@@ -65,7 +67,7 @@ def write_site(
             0 if r["grade"] == "contradicted" else 1 if r["freshness"] != "fresh" else 2,
             0 if r["unreachable"] else 1,
             _ATTENTION.get(r["grade"], 9),
-            r["record_id"],
+            natural(r["record_id"]),
         )
     )
     out.mkdir(parents=True, exist_ok=True)
@@ -85,7 +87,9 @@ def write_site(
             env.get_template("record.html").render(root="../", **page, **common), "utf-8"
         )
     sources = _rows(queries.source_health(con))
-    sources.sort(key=lambda s: (bool(s["reachable"]), s["record_id"], s["source_id"]))
+    sources.sort(
+        key=lambda s: (bool(s["reachable"]), natural(s["record_id"]), natural(s["source_id"]))
+    )
     for s in sources:
         s["last_ok_at"] = _day(s["last_ok_at"])
     (out / "sources.html").write_text(
@@ -170,14 +174,17 @@ def _record_page(
     claims = _rows(data["claims"])
     for claim in claims:
         claim["checks"] = checks[claim["claim_id"]]
-    extracts = [e for e in _rows(data["extracts"]) if e["what"] == "number"]
-    for e in extracts:
-        e["value_text"] = _value(e)
+        claim["dated"] = any(c["published_on"] or c["modified_on"] for c in claim["checks"])
+    figures: dict[str, list[dict[str, Any]]] = {}
+    for e in _rows(data["extracts"]):
+        if e["what"] == "number":
+            e["value_text"] = _value(e)
+            figures.setdefault(e["source_id"], []).append(e)
     return {
         "record": record,
         "fields": [(f["name"], f["value"]) for f in record["fields"] or []],
         "claims": claims,
-        "extracts": extracts,
+        "figures": sorted(figures.items(), key=lambda kv: natural(kv[0])),
         "sources": _origins(data),
         "timeline": timeline_svg(history, now),
     }
@@ -202,6 +209,20 @@ def _origins(data: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def natural(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that reads the numbers in a name as numbers: r2 before r10."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part
+    )
+
+
+def url_breaks(url: str) -> Markup:
+    """A URL, escaped, that a narrow column may wrap after a '/' or before a '?', '&' or
+    '#', never inside a word of it."""
+    pieces = re.split(r"(?<=/)(?!/)|(?=[?&#])", url)
+    return Markup("<wbr>").join(pieces)  # (each piece escaped by the join)
 
 
 def what_moved(record_id: str, history: list[dict[str, Any]], changes: dict[str, str]) -> str:
@@ -261,11 +282,32 @@ def timeline_svg(history: list[dict[str, Any]], now: datetime, width: int = 640)
             parts.append(
                 f'<rect x="{x:.1f}" y="4" width="{w:.1f}" height="22" fill="url(#stale)"/>'
             )
-    parts.append(f'<text x="0" y="42" font-size="11">{_day(start)}</text>')
-    parts.append(
-        f'<text x="{width}" y="42" font-size="11" text-anchor="end">{_day(now)}</text></svg>'
-    )
-    return Markup("".join(parts))
+    first, last = _ends(start, now)
+    parts.append(f'<text x="0" y="42" font-size="11">{first}</text>')
+    parts.append(f'<text x="{width}" y="42" font-size="11" text-anchor="end">{last}</text></svg>')
+    return Markup("".join(parts)) + _legend(history)
+
+
+def _ends(start: datetime, now: datetime) -> tuple[str, str]:
+    """The timeline's two ends, told apart: days, or times within the day it began."""
+    if _day(start) != _day(now):
+        return str(_day(start)), str(_day(now))
+    at = start.astimezone(UTC)
+    return f"{_day(start)} {at:%H:%M}", f"{now.astimezone(UTC):%H:%M} UTC (now)"
+
+
+def _legend(history: list[dict[str, Any]]) -> Markup:
+    """What the timeline's colours and hatching mean, for the grades it shows."""
+    grades = list(dict.fromkeys(row["grade"] for row in history))
+    items = [
+        Markup(
+            '<span class="key"><span class="swatch" style="background:{}"></span>{}</span>'
+        ).format(GRADE_COLOURS.get(g, "#999999"), g)
+        for g in grades
+    ]
+    if any(row["freshness"] != "fresh" for row in history):
+        items.append(Markup('<span class="key"><span class="swatch hatched"></span>stale</span>'))
+    return Markup('<p class="legend">') + Markup(" ").join(items) + Markup("</p>")
 
 
 def _feed_entries(

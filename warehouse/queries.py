@@ -217,7 +217,7 @@ def grade_history(con: duckdb.DuckDBPyConnection) -> Result:
 
 def changed_claims(con: duckdb.DuckDBPyConnection) -> Result:
     """Current claim checks that found other numbers, each with when the change was
-    first seen (its value's first_seen_at, else its page's first fetch)."""
+    first seen (the first fetch of the page that shows it)."""
     return run(con, "changed_claims.sql")
 
 
