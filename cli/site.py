@@ -219,10 +219,12 @@ def natural(text: str) -> tuple[tuple[int, int | str], ...]:
 
 
 def url_breaks(url: str) -> Markup:
-    """A URL, escaped, that a narrow column may wrap after a '/' or before a '?', '&' or
-    '#', never inside a word of it."""
-    pieces = re.split(r"(?<=/)(?!/)|(?=[?&#])", url)
-    return Markup("<wbr>").join(pieces)  # (each piece escaped by the join)
+    """A URL, escaped, in pieces that never break: a narrow column wraps it only after a
+    '/' or a '-', or before a '?', '&' or '#', never inside a word of it."""
+    pieces = re.split(r"(?<=[/-])(?![/-])|(?=[?&#])", url)
+    return Markup("<wbr>").join(
+        Markup('<span class="nowrap">{}</span>').format(p) for p in pieces if p
+    )
 
 
 def what_moved(record_id: str, history: list[dict[str, Any]], changes: dict[str, str]) -> str:

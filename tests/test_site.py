@@ -228,7 +228,7 @@ MEASURE = """() => {
   const pieces = [];
   for (const a of document.querySelectorAll('td.url a')) {
     for (const node of a.childNodes) {
-      if (node.nodeType !== Node.TEXT_NODE || !node.textContent) continue;
+      if (!node.textContent) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
       const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
