@@ -32,21 +32,37 @@ def render_card(data: dict[str, Result]) -> str:
         else f"Window: {window_days:g} days"
     )
 
+    claims = _rows(data["claims"])
+    broken = sorted(
+        (c for c in claims if c.get("condition") in ("warn", "fail")),
+        key=lambda c: c["condition"] != "fail",
+    )
+    for c in broken:  # broken conditions first
+        out.append(f"Condition {c['condition']}: {c['claim_id']}: {c['condition_detail']}")
+    values: dict[str, list[dict[str, Any]]] = {}
+    for row in _rows(data.get("values", ([], []))):
+        values.setdefault(row["claim_id"], []).append(row)
+
     checks: dict[str, list[dict[str, Any]]] = {}
     for row in _rows(data["checks"]):
         checks.setdefault(row["claim_id"], []).append(row)
     out += ["", "Claims:"]
-    claims = _rows(data["claims"])
     if not claims:
         out.append("  (none: a record with no claims stays unverified)")
     for claim in claims:
         status = f" [status: {claim['status']}]" if claim["status"] else ""
         out.append(f"  {claim['claim_id']}: {claim['grade']}{status}")
         out.append(f'    quote: "{claim["quote"]}"')
+        if claim.get("condition") is not None:
+            out.append(f"    condition: {claim['condition']} ({claim['condition_detail']})")
         for check in checks.get(claim["claim_id"], []):
             line = f"    {check['source_id']} ({check['role']}): {check['outcome']}"
             dated = _page_dates(check)
-            if check["outcome"] == "changed":
+            if check["outcome"] == "changed" and check.get("found_status"):
+                line += f', {claim["status"]} -> {check["found_status"]}: "{check["found_text"]}"'
+                if dated:
+                    line += f" ({dated})"
+            elif check["outcome"] == "changed":
                 line += f', found {cell(check["found_values"])}: "{check["found_text"]}"'
                 if dated:
                     line += f" ({dated})"
@@ -58,15 +74,14 @@ def render_card(data: dict[str, Result]) -> str:
                     f"      closest on the page ({check['closest_score']}): "
                     f'"{_short(check["closest_text"])}"'
                 )
+        for source, shown in _by_source(values.get(claim["claim_id"], [])).items():
+            out.append(f"    values on {source}: {value_history(shown)}")
 
     extracts = _rows(data["extracts"])
     numbers = [e for e in extracts if e["what"] == "number"]
     statuses = [e for e in extracts if e["what"] == "status"]
     out += ["", "Parsed numbers:"]
-    by_source: dict[str, list[dict[str, Any]]] = {}
-    for n in numbers:
-        by_source.setdefault(n["source_id"], []).append(n)
-    for source_id, figures in by_source.items():  # each source's figures together
+    for source_id, figures in _by_source(numbers).items():  # each source's figures together
         out.append(f"  {source_id}:")
         rows = [
             (
@@ -135,6 +150,25 @@ def _held(record_id: str, health: list[dict[str, Any]]) -> list[str]:
         for h in health
         if h["needs_review"] and not h["needs_browser"]
     ]
+
+
+def _by_source(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        out.setdefault(row["source_id"], []).append(row)
+    return out
+
+
+def value_history(rows: list[dict[str, Any]]) -> str:
+    """ "500 GPU hours 2026-11-02 to 2026-12-01; 300 GPU hours since 2026-12-01"."""
+    parts = []
+    for i, v in enumerate(rows):
+        said = v["status"] or v["text"] or cell(v["value"])
+        if v["current"] and i == len(rows) - 1:
+            parts.append(f"{said} since {day(v['first_seen_at'])}")
+        else:
+            parts.append(f"{said} {day(v['first_seen_at'])} to {day(v['last_seen_at'])}")
+    return "; ".join(parts)
 
 
 def _value(n: dict[str, Any]) -> str:

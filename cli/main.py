@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import gc
+import json
 import signal
 import sys
 from collections.abc import Sequence
@@ -52,6 +53,11 @@ EXAMPLES = {
     "diff": "evidence diff icml-2026-repro-credits hf-blog --from 2026-11-01",
     "gc": "evidence gc --fetches-before 2026-10-01",
     "accept": "evidence accept icml-2026-repro-credits hf-blog",
+    "review": "evidence review --format json",
+    "update": "evidence update icml-2026-repro-credits prize-pool --dry-run",
+    "check": "evidence check --format github",
+    "schema": "evidence schema records > records.schema.json",
+    "plan": "evidence plan --base origin/main --format markdown",
     "serve": "evidence serve --config config",
     "demo": "evidence demo",
 }
@@ -157,7 +163,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every alert kept, newest first")
     p.add_argument(
         "--kind",
-        choices=["unreachable", "recovered", "grade", "changed", "stale", "review", "flow-failed"],
+        choices=[
+            "unreachable",
+            "recovered",
+            "grade",
+            "changed",
+            "condition",
+            "stale",
+            "review",
+            "flow-failed",
+        ],
         help="only alerts of this kind",
     )
     p.add_argument(
@@ -230,6 +245,54 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("accept", "let a source's page held for review count as evidence again")
     p.add_argument("record_id", metavar="ID")
     p.add_argument("source_id", metavar="SOURCE")
+
+    p = command(
+        "review", "what needs a person, most urgent first, each with the command that settles it"
+    )
+    _format_option(p)
+
+    p = command(
+        "update",
+        "write a page's current wording into a claim in its file, then check and grade again",
+    )
+    p.add_argument("record_id", metavar="ID")
+    p.add_argument("claim_id", metavar="CLAIM")
+    p.add_argument("--source", metavar="SOURCE", help="take the wording of this source's page")
+    p.add_argument("--dry-run", action="store_true", help="print the change; write nothing")
+
+    p = command(
+        "check",
+        "check the catalog offline: every config error, then each claim against the stored "
+        "snapshots and its expect",
+    )
+    p.add_argument(
+        "--format",
+        choices=["text", "json", "github"],
+        default="text",
+        help="text (default), json (one object per problem), or github (workflow commands)",
+    )
+    p.add_argument("--strict", action="store_true", help="warnings fail too (exit 1), as errors do")
+    p.add_argument(
+        "files",
+        metavar="FILE",
+        nargs="*",
+        help="report only on these catalog files (as pre-commit passes them); the config "
+        "directory is the one they are in unless --config is given",
+    )
+
+    p = command("schema", "print the JSON Schema of a record file or of settings.yaml")
+    p.add_argument("kind", choices=["records", "settings"], nargs="?", default="records")
+
+    p = command(
+        "plan", "what a change to the catalog does to claims and grades, from git REF to now"
+    )
+    p.add_argument("--base", metavar="REF", default="HEAD", help="the git ref (default HEAD)")
+    p.add_argument(
+        "--format",
+        choices=["markdown", "json"],
+        default="markdown",
+        help="markdown (default; a pull request comment) or json",
+    )
 
     p = command("serve", "run the refresh on schedule.cron until stopped")
     p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
@@ -572,6 +635,96 @@ def cmd_accept(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from flows.commands.review import review_items
+    from warehouse.keeping import QUEUE_COLUMNS
+
+    with _reading(args) as con:
+        items = review_items(con, clock.now())
+    rows = [tuple(getattr(i, c) for c in QUEUE_COLUMNS) for i in items]
+    if not rows and args.format == "table":
+        print("nothing to review: every claim holds, every source answers, no record is due")
+        return 0
+    print(_formatted(args.format, QUEUE_COLUMNS, rows, max_width=90))
+    return 0
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    from flows.commands.update import update_claim
+
+    catalog = _catalog(args)
+    db = resolve_db(args.db, catalog.settings)
+    done = update_claim(
+        catalog, db, args.record_id, args.claim_id, args.source, dry_run=args.dry_run
+    )
+    print(done.diff, end="")
+    if not done.written:
+        print(f"(dry run: {done.path} not written)")
+        return 0
+    was = f"{done.before[0]}, {done.before[1]}" if done.before else "not graded"
+    now = f"{done.after[0]}, {done.after[1]}" if done.after else "not graded"
+    print(
+        f"took the wording of {done.source_id} into {done.record_id}/{done.claim_id}; "
+        f"checked against the stored pages: {was} -> {now}"
+    )
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from cli.problems import no_database_note, render_check
+    from flows.commands.check import run_check
+
+    files = [Path(f) for f in args.files]
+    config_dir = config_dir_from(args.config or _config_of(files))
+    settings = _settings_leniently(config_dir)
+    report = run_check(config_dir, resolve_db(args.db, settings), args.strict, files or None)
+    out = render_check(report, args.format)
+    if out:
+        print(out)
+    note = no_database_note(report)
+    if note and args.format == "json":
+        print(f"evidence: {note}", file=sys.stderr)
+    return report.exit_code
+
+
+def _config_of(files: list[Path]) -> str | None:
+    """The config directory of catalog files: the one holding `records/` or settings.yaml."""
+    for f in files:
+        if f.parent.name == "records":
+            return str(f.parent.parent)
+        if f.name == "settings.yaml":
+            return str(f.parent)
+    return None
+
+
+def _settings_leniently(config_dir: Path) -> Settings:
+    """The settings, or the defaults when settings.yaml has a mistake (`check` reports it)."""
+    from warehouse.errors import ConfigError
+
+    try:
+        return load_settings(config_dir) if config_dir.is_dir() else Settings()
+    except ConfigError:
+        return Settings()
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from flows.catalog import json_schema
+
+    print(json.dumps(json_schema(args.kind), indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from cli.plan import render_plan
+    from flows.commands.plan import run_plan
+
+    config_dir = config_dir_from(args.config)
+    settings = _settings_leniently(config_dir)
+    plan = run_plan(config_dir, resolve_db(args.db, settings), args.base)
+    print(render_plan(plan, args.format))
+    return 2 if plan.config_errors else 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     db = resolve_db(args.db, catalog.settings)
@@ -601,6 +754,11 @@ COMMANDS = {
     "diff": cmd_diff,
     "gc": cmd_gc,
     "accept": cmd_accept,
+    "review": cmd_review,
+    "update": cmd_update,
+    "check": cmd_check,
+    "schema": cmd_schema,
+    "plan": cmd_plan,
     "serve": cmd_serve,
     "demo": cmd_demo,
 }

@@ -1,8 +1,9 @@
 """What `evidence refresh` prints on stdout: the run's report, as a dbt run summary does.
 
-The records whose grade or freshness moved, each with the claim checks that moved it;
-the others counted; the URLs fetched (new, unchanged and failed add up to them); the
-failed sources, the first MAX_FAILED of them.
+The conditions that started to break or hold again, first; the records whose grade or
+freshness moved, each with the claim checks that moved it; the others counted; every
+claim whose value moved on a source; the URLs fetched (new, unchanged and failed add up
+to them); the failed sources, the first MAX_FAILED of them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ MAX_FIRST = 10  # records graded for the first time named one by one; more are c
 
 
 def report_text(report: RunReport, verbose: bool = False) -> str:
-    lines: list[str] = []
+    lines: list[str] = [c.line() for c in report.conditions]  # broken conditions first
     for move in report.regraded:
         lines.append(move.line())
         lines.extend(f"  {c.line()}" for c in move.claims)
@@ -30,6 +31,9 @@ def report_text(report: RunReport, verbose: bool = False) -> str:
         grades = Counter(m.now[0] for m in first)
         counted = ", ".join(f"{grade} {n}" for grade, n in sorted(grades.items()))
         lines.append(f"{len(first)} records graded for the first time: {counted}")
+    if report.values:
+        lines.append(f"{len(report.values)} value(s) moved:")
+        lines.extend(f"  {v.record_id}: {v.line()}" for v in report.values)
     if report.unmoved or not report.moved:
         hint = "" if verbose else " (--verbose lists every record)"
         lines.append(f"{_records(report.unmoved)} did not move{hint}")

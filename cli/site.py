@@ -15,6 +15,8 @@ from uuid import NAMESPACE_URL, uuid5
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from cli.card import value_history
+from cli.charts import step_chart_svg
 from warehouse import queries
 from warehouse.db import Connection
 
@@ -40,8 +42,9 @@ def write_site(
     with_data: bool = False,
 ) -> Path:
     """Write index.html (with schema.org Dataset metadata), records/<id>.html,
-    sources.html and feed.xml into `out`; `with_data`: the stable views too, under
-    data/parquet and data/csv with their datapackage.json. Returns the index's path."""
+    review.html (the queue of `evidence review`), sources.html and feed.xml into `out`;
+    `with_data`: the stable views too, under data/parquet and data/csv with their
+    datapackage.json. Returns the index's path."""
     env = Environment(
         loader=PackageLoader("cli", "templates"),
         autoescape=select_autoescape(["html", "xml"]),
@@ -73,12 +76,22 @@ def write_site(
     out.mkdir(parents=True, exist_ok=True)
     (out / "records").mkdir(exist_ok=True)
     files = _write_data(con, out, now) if with_data else []
+    from flows.commands.review import review_items
+
+    queue = review_items(con, now)
     index = out / "index.html"
     index.write_text(
         env.get_template("index.html").render(
-            records=records, root="", dataset=dataset(records, now, license, files), **common
+            records=records,
+            root="",
+            dataset=dataset(records, now, license, files),
+            queue_size=len(queue),
+            **common,
         ),
         "utf-8",
+    )
+    (out / "review.html").write_text(
+        env.get_template("review.html").render(queue=queue, root="", **common), "utf-8"
     )
     for r in records:
         page = _record_page(con, r["record_id"], history[r["record_id"]], now)
@@ -172,9 +185,22 @@ def _record_page(
         c["checked_at"] = _day(c["checked_at"])
         checks[c["claim_id"]].append(c)
     claims = _rows(data["claims"])
+    shown = defaultdict(list)
+    for v in _rows(data["values"]):
+        shown[(v["claim_id"], v["source_id"])].append(v)
     for claim in claims:
         claim["checks"] = checks[claim["claim_id"]]
         claim["dated"] = any(c["published_on"] or c["modified_on"] for c in claim["checks"])
+        claim["values"] = [
+            {
+                "source_id": source,
+                "history": value_history(rows),
+                "chart": step_chart_svg(rows, now, source),
+            }
+            for (claim_id, source), rows in shown.items()
+            if claim_id == claim["claim_id"]
+        ]
+    claims.sort(key=lambda c: {"fail": 0, "warn": 1}.get(c["condition"] or "", 2))
     figures: dict[str, list[dict[str, Any]]] = {}
     for e in _rows(data["extracts"]):
         if e["what"] == "number":
@@ -339,10 +365,23 @@ def _feed_entries(
                     "summary": what,
                 }
             )
+    for v in _rows(queries.value_moves(con)):
+        what = f"{v['record_id']} {v['claim_id']} on {v['source_id']}: {v['was']} -> {v['now']}"
+        entries.append(
+            {
+                "title": what,
+                "id": f"{base}:{v['record_id']}:{v['claim_id']}:"
+                f"{v['source_id']}:value:{v['first_seen_at'].isoformat()}",
+                "updated": v["first_seen_at"].astimezone(UTC).isoformat(),
+                "record_id": v["record_id"],
+                "summary": f"{what}. Values: {v['history']}",
+            }
+        )
     for c in _rows(queries.changed_claims(con)):
         entries.append(
             {
-                "title": f"{c['record_id']} {c['claim_id']} changed on {c['source_id']}",
+                "title": f"{c['record_id']} {c['claim_id']} changed on {c['source_id']}"
+                + (f": {c['status']} -> {c['found_status']}" if c["found_status"] else ""),
                 "id": f"{base}:{c['record_id']}:{c['claim_id']}:{c['source_id']}:"
                 f"{c['changed_at'].isoformat()}",
                 "updated": c["changed_at"].astimezone(UTC).isoformat(),

@@ -103,6 +103,10 @@ SCALES = {
     "cr": 1e7,
 }
 DURATION_UNITS = {
+    "millisecond": "millisecond",
+    "milliseconds": "millisecond",
+    "msec": "millisecond",
+    "ms": "millisecond",
     "second": "second",
     "seconds": "second",
     "sec": "second",
@@ -124,8 +128,33 @@ DURATION_UNITS = {
     "months": "month",
     "year": "year",
     "years": "year",
+    "yr": "year",
+    "yrs": "year",
 }
-SIZE_UNITS = ("KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB")
+# What a rate is per, written short: "/min", "per hr", "/mo" read as "per minute".
+PER_WORDS = {**DURATION_UNITS, "mo": "month", "wk": "week", "s": "second"}
+# Data sizes in any case, from the SI and binary prefixes: "5 GB", "12 gb", "2 GiB",
+# "1 Gbit", "40 Gigabytes"; the French octet ("5,5 Go") only with its capital, as
+# "go" and "to" are words.
+DATA_PREFIXES = ("k", "m", "g", "t", "p", "e")
+DATA_PREFIX_WORDS = ("kilo", "mega", "giga", "tera", "peta", "exa")
+SIZE_UNITS = (
+    *(f"{p}{i}b" for p in DATA_PREFIXES for i in ("", "i")),
+    *(f"{p}bit" for p in DATA_PREFIXES),
+    *(f"{w}{u}" for w in DATA_PREFIX_WORDS for u in ("bytes", "byte", "bits", "bit")),
+    "bytes",
+)
+OCTET_UNITS = ("Ko", "Mo", "Go", "To", "Po")
+# What a size is multiplied by to make a compound unit: "GB-month", "GB-seconds",
+# "GB memory hours", "TB/s".
+SIZE_TIMES = ("seconds", "second", "secs", "sec", "hours", "hour", "hrs", "hr", "months", "month")
+SIZE_RESOURCES = ("memory", "ram", "storage", "disk")
+# Things a count counts on the pages of quotas and plans, that a page writes in the
+# singular after any number ("2 shared vCPU", "10 GPU"), as it writes a unit.
+COUNT_NOUNS = frozenset(
+    """vcpu ocpu cpu gpu tpu core node instance vm seat user request call token
+    invocation execution query operation message credit""".split()
+)
 # Units of measure (a "number", not a count of things): speed, length, area, mass, energy,
 # power, rates. Case is ignored; "m", "g" and "W" alone are left out (million, grams or a
 # name: too often something else).
@@ -136,7 +165,9 @@ MEASURE_UNITS = (
     "tflops petaflops fps hz khz mhz ghz mah wh kwh mwh gwh kw mw gw watts watt volts "
     "calories kcal acres acre hectares liters litres liter litre gallons degrees horsepower "
     "hp lb-ft nm oz tbsp tsp ml "
-    "kbps mbps gbps megapixels"
+    "kbps mbps gbps megapixels "
+    # rates of requests, tokens, queries and operations, as rate limits are written
+    "rpm rps rpd tpm tpd qps iops"
 ).split()
 WORD_NUMBERS = {
     "one": 1,

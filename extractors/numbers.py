@@ -11,10 +11,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+from http import HTTPStatus
 
 from extractors.lexicon import (
     AMBIGUOUS_WORDS,
     CHANGE_VERBS,
+    COUNT_NOUNS,
     CURRENCY_CODES,
     DURATION_UNITS,
     FUTURE_WORDS,
@@ -22,10 +24,14 @@ from extractors.lexicon import (
     MONTHS,
     NAME_WORDS,
     NOT_NOUNS,
+    OCTET_UNITS,
     PAST_WORDS,
+    PER_WORDS,
     PLURAL_NOUNS,
     QUALIFIERS,
     SCALES,
+    SIZE_RESOURCES,
+    SIZE_TIMES,
     SIZE_UNITS,
     VERSION_WORDS,
     WORD_NUMBERS,
@@ -33,9 +39,19 @@ from extractors.lexicon import (
 )
 from extractors.sentences import split_sentences
 from extractors.subjects import STOP_WORDS, subject_of
+from extractors.tables import ColumnUnit, bare_numbers, cells, header_units, is_rule
 from extractors.values import NumberKind, QuotedNumber
 
 _AREA = r"(?:square|sq\.?|cubic|metric)\s"
+_LETTERS = "a-zà-öø-ÿ"  # lowercase: the folded patterns are lowercase
+_LETTER = f"[{_LETTERS}]"
+_TIME_UNITS = "|".join(sorted(DURATION_UNITS, key=len, reverse=True))
+_SIZE = "(?:" + "|".join(sorted(SIZE_UNITS, key=len, reverse=True)) + ")"
+# "GB-month", "GB-seconds", "GB memory hours", "TB/s", "GBs"
+_SIZE_TIMES = (
+    rf"(?:(?:-|\s(?:(?:{'|'.join(SIZE_RESOURCES)})\s)?)(?:{'|'.join(SIZE_TIMES)})\b"
+    r"|/s(?:ec)?\b|s\b)?"
+)
 # The word right before a number (letters only: "A100 80GB" is a model and its memory).
 _WORD_BEFORE = re.compile(r"(?:^|[\s(\[\"'“])(?P<word>[A-Za-z][A-Za-z'’+]*)\s+$")
 # Glued to a word before it: "A100", "GPT-4", "v5e-4".
@@ -43,17 +59,24 @@ _GLUED = re.compile(r"[A-Za-z]-?$")
 _AGE = re.compile(r"[\s-]old\b", re.I)
 # the number follows a capitalised word ("The", "iPhone", "GeForce")
 _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
-_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# Thousands grouped by commas, or by spaces as French and the SI write them ("10 000").
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,.])|\d+(?:\.\d+)?"
+# A decimal comma ("5,5 Go", "2,75 GB"): one or two digits after it are never a group
+# of thousands, so a measure reads it whatever the page's language.
+_FRACTION = r"[1-9]/[1-9]\d?(?!\d|/)"  # "1/8 OCPU": a share of a unit
+_DEC_COMMA = r"\d+,\d{1,2}(?![\d,])"
 # Continental money: "€2.499,00", "1.000.000", "12,50" (dot thousands, comma decimals).
 _EU_NUM = r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
 # A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
 _RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
-_START = r"(?<![\w.\-/])"  # not glued to a word: H100, v5e-4, GPT-4
+_START = r"(?<![\w.,\-/])"  # not glued to a word (H100, v5e-4, GPT-4) or a number
+_WORD_SCALE = r"(?:-(?=[a-z]{4}))"  # "$10-million", not "$10-m"
 _SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion|trillion|tn|lakhs?|lac|crores?|cr)\b"
 _QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
 _PER = r"(?:\s*(?:/|per\s+|a\s+)(?P<per>[A-Za-z][A-Za-z-]{0,20}))?"
 _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_DOTTED = r"(?P<dots>[0-3]?\d\.[01]?\d\.(?:19|20)\d\d)"  # "22.05.2025": day, month, year
 _YEAR = r"(?:19|20)\d\d"
 _DMY = rf"(?P<d1>{_DAY})\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>{_YEAR}))?"
 _MDY = rf"(?P<m2>{_MONTH})\s+(?P<d2>{_DAY})(?:,?\s+(?P<y2>{_YEAR}))?"
@@ -74,15 +97,26 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
             _FLAGS,
         ),
     ),
-    (NumberKind.DATE, re.compile(rf"\b(?:{_ISO}|{_DMY}|{_MDY})\b", _FLAGS)),
-    (NumberKind.DATE, re.compile(rf"\b{_MONTH_YEAR}\b", _FLAGS)),
+    (NumberKind.DATE, re.compile(rf"\b(?:{_ISO}|{_DOTTED}|{_DMY}|{_MDY})\b(?!\.\d)", _FLAGS)),
+    (
+        NumberKind.DATE,
+        re.compile(rf"\b(?:{_MONTH_YEAR}|q(?P<quarter>[1-4])\s(?P<q_y>{_YEAR}))\b", _FLAGS),
+    ),
     (
         NumberKind.MONEY,
         re.compile(
             rf"{_QUAL}(?P<cur>{_SIGN}|(?<![A-Za-z])(?:{'|'.join(CURRENCY_CODES)}))\s?"
-            rf"(?P<num>{_EU_NUM}|{_NUM})(?:\s?(?P<scale>{_SCALE}))?"
+            rf"(?P<num>{_EU_NUM}|{_NUM})(?:(?:\s|{_WORD_SCALE})?(?P<scale>{_SCALE}))?"
             rf"(?:\s?(?:-|–|to)\s?(?:{_SIGN})?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
             rf"(?P<plus>\+)?{_PER}",
+            _FLAGS,
+        ),
+    ),
+    (  # the sign after the amount, as much of Europe writes it: "5$", "10 €"
+        NumberKind.MONEY,
+        re.compile(
+            rf"{_QUAL}{_START}(?P<num>{_EU_NUM}|{_NUM})(?:\s?(?P<scale>{_SCALE}))?\s?"
+            rf"(?P<cur>[$€£¥₹₩₽₺₱₦₪₫])(?![\d$€£¥₹₩₽₺₱₦₪₫]|\s?\d){_PER}",
             _FLAGS,
         ),
     ),
@@ -108,18 +142,27 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         re.compile(
             rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})"
             rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?{_RESOURCE}[\s-]?"
-            rf"(?P<unit>{'|'.join(sorted(DURATION_UNITS, key=len, reverse=True))})\b{_PER}",
+            rf"(?P<unit>{_TIME_UNITS}|(?<=\d)s)\b{_PER}",
             _FLAGS,
         ),
     ),
     (
         NumberKind.NUMBER,
-        re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})\s?(?P<unit>{'|'.join(SIZE_UNITS)})\b{_PER}"),
+        re.compile(
+            rf"{_QUAL}{_START}(?P<num>{_DEC_COMMA}|{_NUM})\s?(?P<unit>{_SIZE}{_SIZE_TIMES})\b{_PER}",
+            _FLAGS,
+        ),
     ),
     (
         NumberKind.NUMBER,
         re.compile(
-            rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?[\s-]?"
+            rf"{_QUAL}{_START}(?P<num>{_DEC_COMMA}|{_NUM})\s?(?P<unit>{'|'.join(OCTET_UNITS)})\b{_PER}"
+        ),
+    ),
+    (
+        NumberKind.NUMBER,
+        re.compile(
+            rf"{_QUAL}{_START}(?P<num>{_DEC_COMMA}|{_NUM})(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?[\s-]?"
             rf"(?P<unit>(?:{_AREA})?(?:{'|'.join(sorted(MEASURE_UNITS, key=len, reverse=True))}))"
             rf"(?![\w/-]){_PER}",
             _FLAGS,
@@ -132,8 +175,11 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.COUNT,
         re.compile(
-            rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})(?:\s?(?P<scale>{_SCALE}))?"
-            rf"(?P<plus>\+)?\s(?P<unit>[a-z][a-z-]{{1,30}})\b{_PER}",
+            rf"{_QUAL}{_START}(?P<num>{_FRACTION}|{_NUM}|{'|'.join(WORD_NUMBERS)})"
+            rf"(?:\s?(?P<scale>{_SCALE}))?"
+            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
+            r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
+            rf"(?P<plus>\+)?\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}",
             _FLAGS,
         ),
     ),
@@ -211,7 +257,10 @@ class _Read:
 
 _MONTH_WORDS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _CODES = "|".join(c.lower() for c in CURRENCY_CODES)
-_DATE_HINT = Hint(re.compile(r"\d{4}-[01]\d-"), re.compile(_MONTH_WORDS))  # month or ISO
+_DATE_HINT = Hint(
+    re.compile(r"\d{4}-[01]\d-|\d\.[01]?\d\.(?:19|20)\d\d|Q[1-4] (?:19|20)\d\d"),
+    re.compile(_MONTH_WORDS),
+)  # a month, an ISO or a dotted date
 # For each pattern, a cheap search its every match needs (or None): most sentences hold no
 # date, money or percentage, and the patterns' optional openings make them slow to fail.
 HINTS: list[Hint | None] = [
@@ -219,6 +268,7 @@ HINTS: list[Hint | None] = [
     _DATE_HINT,
     _DATE_HINT,
     Hint(re.compile(r"[$€£¥₹₨₩₽₺₱₦₪₫]"), re.compile(rf"(?<![a-z])(?:{_CODES}|rs\.?)\s?\d")),
+    Hint(None, re.compile(r"\d(?:\s?[a-z]+)?\s?[$€£¥₹₩₽₺₱₦₪₫]")),  # a scale between
     Hint(
         None,
         re.compile(
@@ -227,7 +277,8 @@ HINTS: list[Hint | None] = [
     ),
     Hint(None, re.compile(r"%|percent|per cent")),
     None,  # durations: "h" is a unit, so no cheap test
-    Hint(re.compile(r"[KMGTP]i?B")),
+    Hint(None, re.compile(rf"\d\s?{_SIZE}")),
+    Hint(re.compile(r"\d\s?[KMGTP]o\b")),
     # units of measure: a digit right before one (searched from the digits, not from every
     # position as the pattern's optional qualifier makes it)
     Hint(None, re.compile(rf"\d[\s-]?(?:{_AREA})?(?:{'|'.join(MEASURE_UNITS)})(?![\w/-])")),
@@ -253,9 +304,14 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     today = page_date or now.date()
     named = frozenset(int(y) for y in _YEARS.findall(text) if abs(int(y) - today.year) <= 1)
     lead: date | None = None  # the date the sentence before began with
-    for sentence in split_sentences(text):
+    columns: list[ColumnUnit | None] | None = None  # the units a table's header gives
+    for sentence in _stat_cards(split_sentences(text)):
+        if columns is not None and not cells(sentence):
+            columns = None  # the table ended
         if not may_hold_figure(sentence):
             lead = None
+            if "|" in sentence and not is_rule(sentence):
+                columns = header_units(sentence)
             continue  # most sentences hold no figure: skip the grammar
         for start in range(0, len(sentence), MAX_SENTENCE):
             piece = (
@@ -264,10 +320,61 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
                 else sentence[start : start + MAX_SENTENCE]
             )
             numbers, lead = _numbers_in(piece, today, named, lead)
+            if columns is not None:
+                numbers = _in_columns(piece, numbers, columns)
             found.extend(numbers)
             if len(found) >= MAX_FIGURES:
                 return found[:MAX_FIGURES]
     return found
+
+
+# A stat card: a figure alone on its line, its label on the next ("45" / "paid seats")
+_CARD_FIGURE = re.compile(rf"[~≈]?(?:[$€£])?(?:{_NUM})(?:\s?(?:[kmb]|million|billion))?\+?%?", re.I)
+_CARD_LABEL = re.compile(r"[A-Za-z][\w’'-]*(?:\s[A-Za-z][\w’'-]*){0,4}")
+
+
+def _stat_cards(sentences: list[str]) -> Iterable[str]:
+    """The sentences, a stat card's figure line joined to its label line."""
+    k = 0
+    while k < len(sentences):
+        line = sentences[k]
+        if (
+            k + 1 < len(sentences)
+            and len(line) < 16
+            and _CARD_FIGURE.fullmatch(line)
+            and _CARD_LABEL.fullmatch(sentences[k + 1])
+        ):
+            yield f"{line} {sentences[k + 1]}"
+            k += 2
+            continue
+        yield line
+        k += 1
+
+
+def _in_columns(
+    row: str, numbers: list[QuotedNumber], columns: list[ColumnUnit | None]
+) -> list[QuotedNumber]:
+    """A table row's figures, with its bare numbers read in their columns' units."""
+    read = [n.raw for n in numbers]
+    added = []
+    for start, end, column in bare_numbers(row, columns):
+        raw = row[start:end]
+        if raw in read or _is_year(raw, None):
+            continue
+        value = value_of(raw, None)
+        added.append(
+            (
+                start,
+                QuotedNumber(
+                    column.kind, value, raw, row, None, column.unit, None, column.qualifier
+                ),
+            )
+        )
+    if not added:
+        return numbers
+    # in reading order: each figure where its raw first stands in the row
+    placed = [(row.find(n.raw), n) for n in numbers] + added
+    return [n for _, n in sorted(placed, key=lambda p: p[0])]
 
 
 _YEARS = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -308,6 +415,7 @@ def _numbers_in(
             number = _build(kind, m, sentence, today, named)
             if number is None:
                 continue
+            end = min(end, start + len(number.raw))
             if kind is NumberKind.COUNT:
                 counted, end = _counted(number, sentence, start, end)
                 if counted is None:
@@ -315,6 +423,7 @@ def _numbers_in(
                 number = counted
             taken.append((start, end))
             hits.append((start, end, number))
+    hits.extend(_shared_units(sentence, hits))
     hits.sort(key=lambda h: h[0])
     begins = next((n.date_from for s, _, n in hits[:1] if not sentence[:s].strip()), None)
     out: list[QuotedNumber] = []
@@ -332,6 +441,31 @@ def _numbers_in(
             subject = out[-1].subject  # "from 23% to 35%": the figure before's subject
         out.append(replace(n, subject=subject))
     return out, (out[0].date_from if begins is not None and out else None)
+
+
+# A bare number joined to a figure that has a unit: "5,000 and 100,000 SUs", "2 or 3 days"
+_JOINED = re.compile(rf"{_START}(?P<num>{_NUM})\s*(?:and|or|and/or)\s+$")
+
+
+def _shared_units(
+    sentence: str, hits: list[tuple[int, int, QuotedNumber]]
+) -> list[tuple[int, int, QuotedNumber]]:
+    """The bare numbers that share the unit of the figure after them."""
+    out: list[tuple[int, int, QuotedNumber]] = []
+    if " and " not in sentence and " or " not in sentence:
+        return out
+    for start, _, n in hits:
+        if n.kind not in (NumberKind.COUNT, NumberKind.NUMBER, NumberKind.DURATION):
+            continue
+        m = _JOINED.search(sentence, max(0, start - 40), start)
+        if m is None or any(s <= m.start() < e for s, e, _ in hits) or n.qualifier:
+            continue
+        if in_name(sentence, m.start()) or _is_year(m["num"], None):
+            continue
+        value = value_of(m["num"], None)
+        shared = QuotedNumber(n.kind, value, m["num"], sentence, None, n.unit, None, None)
+        out.append((m.start(), m.start() + len(m["num"]), shared))
+    return out
 
 
 # A figure that goes on from the one before it: "from $47 billion to $8 billion",
@@ -397,7 +531,7 @@ def _from_to(
 
 
 # The words that may open the phrase a count counts, and end it.
-_PHRASE_WORD = re.compile(r"\s[“\"‘']?([a-z][a-z'’-]*)", re.I)
+_PHRASE_WORD = re.compile(r"\s[“\"‘']?([a-zà-öø-ÿ][a-zà-öø-ÿ0-9'’-]*)", re.I)
 _CLOSING = frozenset("”\"’'")
 
 
@@ -407,16 +541,21 @@ def _counted(
     """A count's unit is the head of the noun phrase it counts, past its modifiers
     ("263 daily news organizations", "40 remote teams", "3 hard-boiled eggs"): the last
     plural of the run of words after the number; the figure's words run to it. More than
-    one of something is written as a plural: without one it is no count ("4K streaming",
-    "the LC 500 grand tourer")."""
+    one of something is written as a plural, or as a unit in the singular ("2 shared
+    vCPU"): without one it is no count ("4K streaming", "the LC 500 grand tourer"). A
+    head written as a name's words ("64 NVIDIA H100 GPUs", "1M Cloud Functions") keeps
+    them: they are the unit."""
     if number.unit is None or (number.qualifier or "").startswith("per "):
         return number, end
     words = sentence[start:end].split()
     written = next((w for w in reversed(words) if w.lower() == number.unit), words[-1])
     head, head_end, at = number.unit, end, end
     plural = _plural(written)
+    named = _name_word(written)  # the phrase so far is a name's words
     if written != words[-1]:
-        return (number, end) if plural or number.value == 1 else (None, end)  # "… per shift"
+        return (number, end) if plural or _unit_noun(written) or number.value == 1 else (None, end)
+    name_from = 0 if named else None  # where the name's words before the head begin
+    phrase = [written]
     for _ in range(4):  # modifiers: at most four more words
         m = _PHRASE_WORD.match(sentence, at)
         if m is None:
@@ -424,20 +563,33 @@ def _counted(
         word = m.group(1).lower()
         if word in ("and", "or") and not plural:
             at = m.end()  # "maintenance and cleaning workers"
+            phrase.append(m.group(1))
             continue
-        if word in NOT_NOUNS or word in STOP_WORDS or word.endswith(("ly", "'s", "’s")):
+        letter = name_from is not None and len(m.group(1)) == 1 and m.group(1).isupper()
+        if (word in NOT_NOUNS or word in STOP_WORDS) and not letter:
+            break  # ("Class A operations": a letter of a name, not the article)
+        if word.endswith(("ly", "'s", "’s")):
             break
-        if plural and m.group(1)[:1].isupper():
+        if plural and m.group(1)[:1].isupper() and not (named and _name_word(m.group(1))):
             break  # a name after the counted noun
         if plural and word.endswith(("ed", "ing")) and len(word) > 4:
             break  # a verb after the counted noun ("20 teams booked")
         at = m.end()
-        if _plural(m.group(1)):
-            head, head_end, plural = word, at, True
+        phrase.append(m.group(1))
+        if _plural(m.group(1)) or (not plural and _unit_noun(m.group(1))):
+            head, head_end, plural = word, at, _plural(m.group(1)) or plural
+            if name_from is not None:
+                head = " ".join(phrase[name_from:]).lower()  # "nvidia h100 gpus"
+            if not _name_word(m.group(1)) or m.group(1)[-1:] == "s":
+                named = False
+        if not _name_word(m.group(1)):
+            name_from = None
+        elif name_from is None:
+            name_from = len(phrase) - 1
         at += sentence[at : at + 1] in _CLOSING
         if sentence[at : at + 1] not in (" ", ""):
             break  # punctuation ends the phrase
-    if not plural and number.value != 1:
+    if not plural and number.value != 1 and not _unit_noun(head.split()[-1]):
         return None, end
     if head_end == end:
         return number, end
@@ -445,10 +597,30 @@ def _counted(
     return replace(number, unit=head, raw=raw), head_end
 
 
+# Words between a count and what it counts: "20 more ZTF fields", "5 additional seats"
+_MORE = frozenset({"more"})
+
+
+def _name_word(word: str) -> bool:
+    """Written as a name's word: a capital, or an acronym or model with digits
+    ("NVIDIA", "H100", "Ampere", "A1")."""
+    return word[:1].isupper() or (any(c.isdigit() for c in word) and word[:1].isalpha())
+
+
+def _unit_noun(word: str) -> bool:
+    """A thing a quota counts, written as its unit ("vCPU", "GPU", "request")."""
+    return word.lower() in COUNT_NOUNS
+
+
 def _plural(word: str) -> bool:
     """Written as more than one: an English or Romance plural ("teams", "episodi"), or a
-    noun with its capital, as German writes every noun ("40.000 Besucher")."""
+    noun with its capital, as German writes every noun ("40.000 Besucher"); an acronym
+    in capitals is a plural only with its s ("GPUs", not "NVIDIA")."""
     w = word.lower()
+    if len(word) > 2 and word[-1] == "s" and word[-2].isupper():
+        return True  # an acronym's plural: "vCPUs", "VMs"
+    if word.isupper() and len(word) > 1:
+        return w in PLURAL_NOUNS or (w.endswith("s") and not w.endswith("ss"))
     return (
         w in PLURAL_NOUNS
         or word[:1].isupper()
@@ -507,8 +679,22 @@ def _build(
 ) -> QuotedNumber | None:
     raw = _group(m, 0).strip()
     g = m.groupdict()
+    if kind is NumberKind.DATE and g.get("quarter"):
+        if raw[0] != "Q":
+            return None  # "q4 2024" in lower case is rarely a quarter
+        first_month = 3 * int(_group(m, "quarter")) - 2
+        first = date(int(_group(m, "q_y")), first_month, 1)
+        last = _month_end(first.year, first_month + 2)
+        return QuotedNumber(kind, None, raw, sentence, date_from=first, date_to=last)
     if kind is NumberKind.DATE and g.get("my_m"):
         return _month(raw, _group(m, "my_m"), _group(m, "my_y"), sentence)
+    if kind is NumberKind.DATE and g.get("dots"):
+        day_of, month_of, year_of = (int(part) for part in _group(m, "dots").split("."))
+        try:
+            dotted = date(year_of, month_of, day_of)
+        except ValueError:
+            return None
+        return QuotedNumber(kind, None, raw, sentence, date_from=dotted, date_to=dotted)
     if kind is NumberKind.DATE:
         day = _parse_date(_group(m, 0), today, lean=_lean(sentence[: m.start()]), named=named)
         if day is None:
@@ -531,6 +717,10 @@ def _build(
     if g.get("plus"):
         qualifier = qualifier or "at least"
     per = g.get("per")
+    if per and kind is NumberKind.COUNT and raw.endswith(f" A {per}"):
+        raw, per = raw[: raw.rindex(" A ")], None  # "1 million Class A operations": a name
+    if per:
+        per = PER_WORDS.get(fold_case(per), per)  # "/hr", "per min": the time unit's name
     if per and not qualifier:
         qualifier = f"per {per.lower()}"
     if kind is NumberKind.MONEY:
@@ -540,23 +730,66 @@ def _build(
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, currency, qualifier)
     if kind is NumberKind.PERCENT:
         return QuotedNumber(kind, value, raw, sentence, value_end, "%", None, qualifier)
-    if not g.get("qual") and in_name(sentence, m.start()):
+    sized = kind is NumberKind.NUMBER and _SIZE_UNIT.match((g.get("unit") or "").lower())
+    if sized and _GLUED.search(sentence, max(0, m.start() - 1), m.start()):
+        return None  # "A100-80GB"
+    if " " in num and in_name(sentence, m.start()):
+        return None  # "iPhone 15 128GB": a name's number, then a figure, not "15 128"
+    if not g.get("qual") and not sized and in_name(sentence, m.start()):
         return None  # "Windows 11 users", "RTX 4090 GPUs", "Python 3.11 support": names
     if kind is NumberKind.DURATION:
         if _AGE.match(sentence, m.span()[1]):
             return None  # "a 43-year-old": an age, not a length of time
-        unit = DURATION_UNITS[_group(m, "unit").lower()]
+        written = fold_case(_group(m, "unit"))
+        if written == "s" and _DECADE.search(sentence, 0, m.start()):
+            return None  # "the 1990s", "in their 20s": a decade or an age
+        unit = PER_WORDS[written]
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
     unit = _group(m, "unit")
     if kind is NumberKind.COUNT:
-        if unit.lower() in NOT_NOUNS or _is_year(num, g.get("scale")):
+        if (unit.lower() in NOT_NOUNS and unit.lower() not in _MORE) or _is_year(
+            num, g.get("scale")
+        ):
             return None
         if unit[0].isupper() and _NAMED.search(sentence, max(0, m.start() - 40), m.start()):
             return None  # "iPhone 11 Pro", "The 7 Habits", "40 Under 40": a name
         if num.lower() in AMBIGUOUS_WORDS:
             return None
+        if "/" in num and not _unit_noun(unit):
+            return None  # a share of a unit ("1/8 OCPU"), not a date or "24/7"
+        if value_end is not None and value_end <= value:
+            return None  # "a 1-1 draw", "won 3-2": a score, not a range
+        if _http_status(num, sentence, m.start(), m.span()[1]):
+            return None
         unit = unit.lower()
     return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
+
+
+# Before a number glued to an "s" that makes it a decade or an age, not seconds.
+_DECADE = re.compile(r"(?:\b(?:the|their|his|her|early|late|mid|in)\s+|['’]|mid-|\d)$|\d\.?$", re.I)
+
+
+_STATUS_CODES = {str(s.value): s.phrase.lower() for s in HTTPStatus}
+_STATUS_WORDS = re.compile(r"(?:\bhttp(?:/[\d.]+)?|\bstatus|\berror|\bcode)\s*$", re.I)
+_STATUS_AFTER = re.compile(r"\s+(?:errors?|responses?|status(?:es)?|codes?)\b", re.I)
+
+
+def _http_status(num: str, sentence: str, start: int, end: int) -> bool:
+    """An HTTP status code, not a count: "429 Too Many Requests", "HTTP 503", "429
+    responses" (the codes and their phrases are the standard library's)."""
+    phrase = _STATUS_CODES.get(num)
+    if phrase is None:
+        return False
+    after = sentence[start + len(num) : start + len(num) + 40].lower().lstrip()
+    return (
+        after.startswith(phrase)
+        or bool(_STATUS_WORDS.search(sentence, max(0, start - 20), start))
+        or bool(_STATUS_AFTER.match(sentence, start + len(num)))
+    )
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
 
 
 def _month(raw: str, month: str, year: str, sentence: str) -> QuotedNumber | None:
@@ -571,7 +804,14 @@ def _month(raw: str, month: str, year: str, sentence: str) -> QuotedNumber | Non
 
 
 def _is_year(num: str, scale: str | None) -> bool:
-    return scale is None and re.fullmatch(_YEAR, num) is not None
+    return scale is None and _YEAR_NUMBER.fullmatch(num) is not None
+
+
+_SIZE_UNIT = re.compile(_SIZE)
+_YEAR_NUMBER = re.compile(_YEAR)
+_EU_NUMBER = re.compile(_EU_NUM)
+_DECIMAL_COMMA = re.compile(_DEC_COMMA)
+_GROUPING_SPACES = str.maketrans("", "", " \u00a0\u202f")
 
 
 def value_of(num: str | None, scale: str | None, continental: bool = False) -> float | None:
@@ -581,10 +821,15 @@ def value_of(num: str | None, scale: str | None, continental: bool = False) -> f
         return None
     if num.lower() in WORD_NUMBERS:
         value = float(WORD_NUMBERS[num.lower()])
-    elif continental and re.fullmatch(_EU_NUM, num):
+    elif "/" in num:
+        top, bottom = num.split("/")
+        value = int(top) / int(bottom)
+    elif continental and _EU_NUMBER.fullmatch(num):
         value = float(num.replace(".", "").replace(",", "."))
-    else:
-        value = float(num.replace(",", ""))
+    elif "," in num and _DECIMAL_COMMA.fullmatch(num):
+        value = float(num.replace(",", "."))  # "5,5 Go"
+    else:  # "1,000", "10 000"
+        value = float(num.replace(",", "").translate(_GROUPING_SPACES))
     if scale:
         value *= SCALES[scale.lower()]
     return value

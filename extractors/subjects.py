@@ -64,7 +64,7 @@ _MEASURES = frozenset(
 _DETERMINERS = frozenset(
     "a an the this that these those its his her their our your my each every".split()
 )
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*|\d[\w.-]*[A-Za-z][\w-]*")
+_WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ][A-Za-zÀ-ÖØ-öø-ÿ0-9'’-]*|\d[\w.-]*[A-Za-z][\w-]*")
 _MAX_WORDS = 4
 # what money is spent or raised on is where it goes, not what it is
 _MONEY_VERBS = re.compile(
@@ -77,16 +77,57 @@ _MONEY_VERBS = re.compile(
 def subject_of(
     sentence: str, start: int, end: int, kind: NumberKind, unit: str | None
 ) -> str | None:
-    """The noun phrase next to the figure at sentence[start:end], or None."""
+    """The noun phrase next to the figure at sentence[start:end], or None; failing that,
+    the label a line gives its figures ("- GPT-4o: $2.50 per 1M input tokens", "Free
+    Credits ($5)")."""
     if kind in (NumberKind.DATE, NumberKind.DATE_RANGE):
         return None
+    subject = _subject(sentence, start, end, kind, unit)
+    if subject is not None and _NOT_A_NOUN.fullmatch(subject):
+        subject = None  # "billed annually", "disbursed", "applicable": no noun
+    if subject is None and kind is not NumberKind.DURATION:
+        subject = _labelled(sentence[:start])
+    return subject
+
+
+# One word that is no noun: an adverb, a participle, an adjective, a linking word.
+_NOT_A_NOUN = re.compile(
+    r"[A-Za-z-]+(?:ly|ed|able|ible)|thus|hence|therefore|however|instead|each|respectively",
+    re.I,
+)
+# A line's label before its figures: "- NVIDIA A100 (40GB): ", "Free Credits (", "Storage:"
+_LABEL = re.compile(
+    r"^\s*(?:[-*•·|]\s*)?(?P<label>[A-Za-z][^:;.!?()|]{0,50}?)\s*(?:\([^)]*\)\s*)?"
+    r"(?::\s*|\(\s*|\|\s*)"
+)
+# A number in a label that is no name's ("paid over 2 yrs"): the label is a clause
+_COUNT_IN_LABEL = re.compile(r"(?:^|\s)[a-z][\w-]*\s+\d")
+
+
+def _labelled(before: str) -> str | None:
+    """The label the sentence opens with, when the figure follows its colon (or its
+    parenthesis) with no other figure between."""
+    m = _LABEL.match(before)
+    if m is None or re.search(r"\d", before[m.end() :]) or len(before) - m.end() > 40:
+        return None
+    if _COUNT_IN_LABEL.search(m.group("label")):
+        return None
+    words = _phrase_before(m.group("label"))
+    return " ".join(words) if words else None
+
+
+def _subject(sentence: str, start: int, end: int, kind: NumberKind, unit: str | None) -> str | None:
+    """The noun phrase next to the figure at sentence[start:end], or None."""
     after = sentence[end:]
     raw = sentence[start:end]
     before = sentence[:start]
     measured = kind is NumberKind.COUNT and unit is not None and unit.lower() in _MEASURES
     if kind is NumberKind.COUNT and unit and not measured:
         # the counted phrase closes the figure ("263 daily news organizations")
+        raw = _COUNT_RATE.sub("", raw)  # "100K requests a day", "60 calls/hr"
         words = _counted_words(raw)
+        if words[:1] and words[0].lower() == "more" and len(words) > 1:
+            words = words[1:]  # "20 more ZTF fields"
         if not words or words[0].lower() in _STOP or words[-1].lower().endswith("ed"):
             return None  # ("35,908 judged": a verb, not what was counted)
         if [w.lower() for w in words] == ["times"]:  # "18 times the number of tuft cells"
@@ -103,10 +144,12 @@ def subject_of(
         return " ".join([*words, *more])
     if kind is NumberKind.COUNT and not measured:
         return None
-    if kind is NumberKind.MONEY and _PRICED.search(before):
+    if kind is NumberKind.MONEY and (priced := _PRICED.search(before)):
         m = re.search(r"(?:\bper|\ba|/)\s*(?P<what>[A-Za-z][\w-]*)$", raw)
-        if m:
+        if m and m.group("what").lower() not in _MEASURES_PER:
             return m.group("what")  # a price by the piece: "bid $16.50 per share"
+        if m:  # a rate by time or size: what is priced is named before ("an H100 at")
+            return " ".join(_phrase_before(before[: priced.start()])) or None
     if _RATE.search(raw) is None:  # a rate has no subject after it ("$2.53 per share")
         said = _next_to(raw, after, before, kind, measured)
         if said is not _NOTHING:
@@ -123,6 +166,13 @@ _OF_BEFORE = re.compile(
     r"([A-Za-z][A-Za-z' -]*?)\s+of\s+(?:about\s+|over\s+|up to\s+|more than\s+)?$"
 )
 _RATE = re.compile(r"\bper\b(?!\s+cent)", re.I)
+_COUNT_RATE = re.compile(r"\s*/\s*[A-Za-z]+$|\s+(?:a|an)\s+[A-Za-z]+$")
+# What a rate is per when it is a time or a size, not the thing priced ("$2.31/hour").
+_MEASURES_PER = frozenset(
+    """second seconds sec s minute minutes min mins hour hours hr hrs h day days week weeks
+    month months mo year years yr gb mb tb kb pb gib mib tib gigabyte terabyte
+    megabyte""".split()
+)
 _NOTHING = object()  # no rule spoke (None: a rule says there is no subject)
 
 
@@ -143,10 +193,11 @@ def _next_to(
         if words:
             return " ".join(words)
     if kind is NumberKind.MONEY:
-        m = re.match(r"\s+in\s+", after)
+        m = re.match(r"\s+(?:in|from(?=\s+(?:the|a|an|its|their|our|your)\s))\s+", after)
         if m and not _MONEY_VERBS.search(before) and not re.search(r"\bfor\s+$", before, re.I):
             words = _phrase(_skip_determiners(after[m.end() :]))
-            return " ".join(words) if words else None
+            if words or not re.match(r"\s+in\s+\d", after):
+                return " ".join(words) if words else None  # ("in 2023": a date, go on)
     if kind is NumberKind.DURATION:
         # a length that describes what follows: "a 24-hour trip", "the 180-day cruise"
         if re.search(r"\d-[a-z]+$", raw) or re.search(r"\b(?:a|an|the)\s+$", before, re.I):
@@ -187,7 +238,8 @@ _AT = re.compile(r"\s+at\s+$", re.I)
 _CHANGE_VERBS = sorted(
     (CHANGE_VERBS - {"cut", "cuts", "lower", "double", "raise", "reduce", "boost", "improve"})
     | set(
-        "reached reaches totalled totaled totals stood stands is was are were hit started "
+        "reached reaches reaching totalled totaled totals stood stands is was are were hit "
+        "runs range be started "
         "starts cost costs amounted averaged averages topped exceeded ranged ranges sits "
         "sat".split()
     )
@@ -281,10 +333,16 @@ def _clause_subject(clause: str) -> list[str]:
             words = _of_what(text, words[0])
         if words:
             return words
+        if _LEADING_PREPOSITION.match(text):
+            # "With the global market valuation reaching": the phrase before the verb
+            return [w for w in _phrase_before(text) if w.lower() not in _DETERMINERS]
         if k < 0 or cuts[k].group().lower() not in _RELATIVES:
             return []
         end = cuts[k].start()
     return []
+
+
+_LEADING_PREPOSITION = re.compile(r"\s*(?:with|for|in|on|at|by|after|before|since)\s", re.I)
 
 
 def _first_phrase(text: str) -> list[str]:
@@ -389,6 +447,10 @@ def _phrase_before(text: str) -> list[str]:
             and i > 0
             and words[i - 1].lower() not in _PRONOUNS
         )
+        model = re.fullmatch(r"\d+(?:\.\d+)?", word) and i > 0 and words[i - 1][:1].isupper()
+        if model and len(out) < 3:
+            out.insert(0, word)  # a model's number in its name: "RTX 4090"
+            continue
         if not _WORD.fullmatch(word) or (word.lower() in _STOP and not noun) or len(out) == 3:
             break
         if word.lower().endswith(("ing", "ed")) and out:

@@ -119,6 +119,8 @@ class ClaimCheck:
     # for an absent quote: the passage of the page nearest to it, when one is near enough
     closest_text: str | None = None
     closest_score: int | None = None  # 0-100
+    # for a status claim `changed`: the other canonical status its passage states
+    found_status: Status | None = None
 
 
 def reading_hash(title: str | None, text: str) -> str:

@@ -6,9 +6,11 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping
 from datetime import datetime
 
-from extractors.claims import match_claim, normalize_text
+from extractors.claim_values import check_status_claim, claim_value
+from extractors.claims import NormalizedText, match_claim, normalize_text
 from extractors.soft import review_reason
-from extractors.values import ClaimCheck
+from extractors.values import ClaimCheck, Status
+from flows.runtime import clock
 from warehouse import pages, store
 from warehouse.db import Connection
 from warehouse.rows import CheckRow, PendingCheck, Review
@@ -32,24 +34,36 @@ def check_claims(
         return 0
     rows: list[CheckRow] = []
     by_page: dict[str, list[PendingCheck]] = defaultdict(list)
+    now = clock.now()
     for p in pending:
         check = known.get((p.content_hash, p.quote))
-        if check is None:
+        if check is None or p.status is not None:  # a status claim reads its page again
             by_page[p.content_hash].append(p)
         else:
-            rows.append(_check_row(p, check))
+            rows.append(_check_row(p, check, now))
     digests = list(by_page)
     for start in range(0, len(digests), TEXTS_PER_READ):
         chunk = digests[start : start + TEXTS_PER_READ]
         texts = pages.page_texts(con, chunk)
         for digest in chunk:
             page = normalize_text(texts.get(digest, ""))
-            rows.extend(_check_row(p, match_claim(p.quote, page)) for p in by_page[digest])
+            rows.extend(_check_row(p, check_on_page(p, page), now) for p in by_page[digest])
     store.write_checks(con, rows)
     return len(rows)
 
 
-def _check_row(p: PendingCheck, check: ClaimCheck) -> CheckRow:
+def check_on_page(p: PendingCheck, page: NormalizedText) -> ClaimCheck:
+    """One claim checked on one page: its quote, and for a status claim the status the
+    passage nearest to it states."""
+    check = match_claim(p.quote, page)
+    if p.status is None:
+        return check
+    return check_status_claim(p.quote, Status(p.status), check, page)
+
+
+def _check_row(p: PendingCheck, check: ClaimCheck, now: datetime) -> CheckRow:
+    status = Status(p.status) if p.status is not None else None
+    value = claim_value(p.quote, check, now, figure=p.figure, status=status)
     return CheckRow(
         record_id=p.record_id,
         claim_id=p.claim_id,
@@ -61,6 +75,14 @@ def _check_row(p: PendingCheck, check: ClaimCheck) -> CheckRow:
         found_values=check.found_values,
         closest_text=check.closest_text,
         closest_score=check.closest_score,
+        claim_status=p.status,
+        figure=p.figure,
+        found_status=check.found_status.value if check.found_status is not None else None,
+        value=value.value if value else None,
+        unit=value.unit if value else None,
+        currency=value.currency if value else None,
+        value_status=value.status.value if value and value.status else None,
+        value_text=value.text if value else None,
     )
 
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from extractors.values import Render
-from flows.catalog import Catalog, Record
+from flows.catalog import Catalog, Record, file_digest
 from flows.fetching import FetchRequest
+from warehouse.keeping import RecordFile, ReviewDate
 from warehouse.queries import Due
 from warehouse.rows import ClaimRow, RecordRow, SourceRow, SourceState
 
@@ -56,10 +58,29 @@ def catalog_rows(catalog: Catalog) -> tuple[list[RecordRow], list[SourceRow], li
                 quote=cl.quote,
                 status=cl.status.value if cl.status else None,
                 source_ids=tuple(cl.sources) if cl.sources is not None else None,
+                figure=cl.figure,
+                expect=cl.expect.to_expect().to_json() if cl.expect else None,
             )
             for cl in c.claims
         )
     return records, sources, claims
+
+
+def keeping_rows(catalog: Catalog) -> tuple[list[RecordFile], list[ReviewDate]]:
+    """The file each record is read from (its bytes' digest: an edit on disk is seen) and
+    the review_by dates of records and claims."""
+    digests: dict[str, str] = {}
+    files: list[RecordFile] = []
+    dates: list[ReviewDate] = []
+    for record in catalog.records:
+        if record.file not in digests:
+            digests[record.file] = file_digest(Path(record.file))
+        files.append(RecordFile(record.id, record.file, digests[record.file]))
+        c = record.config
+        if c.review_by is not None:
+            dates.append(ReviewDate(c.id, None, c.review_by))
+        dates.extend(ReviewDate(c.id, cl.id, cl.review_by) for cl in c.claims if cl.review_by)
+    return files, dates
 
 
 def plan_requests(

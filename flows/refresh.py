@@ -20,19 +20,27 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from flows.alerting import (
     RunReport,
     claim_moves,
+    condition_moves,
     failures_by_url,
     notify_flow_failure,
     publish,
     record_moves,
+    value_moves,
 )
 from flows.catalog import Settings, load_catalog, resolve_db
 from flows.fetching import check_engines
 from flows.pipeline import store_sources
-from flows.planning import catalog_rows, due_pairs, plan_requests, quotes_by_url
+from flows.planning import (
+    catalog_rows,
+    due_pairs,
+    keeping_rows,
+    plan_requests,
+    quotes_by_url,
+)
 from flows.reading import check_scheduler, cluster_runner
 from flows.runtime import Sealed, clock, flush_run_logs, progress, started_at
 from flows.tasks import Extraction, capture_pages, check_and_grade, send_alerts
-from warehouse import alerts, queries, store
+from warehouse import alerts, keeping, queries, store
 from warehouse.alerts import EvidenceState, evidence_state
 from warehouse.db import session
 from warehouse.errors import RefreshRunning
@@ -91,6 +99,7 @@ def refresh_flow(
             alerts.note_run(con, run_id, now)
             before = evidence_state(con)
             store.sync_catalog(con, *catalog_rows(catalog))
+            keeping.sync_keeping(con, *keeping_rows(catalog))
             store.sync_schedule(
                 con,
                 schedule.until_next(now).total_seconds(),
@@ -165,6 +174,8 @@ def report_run(db: Path, run_id: str, before: EvidenceState, raised: list[str]) 
             claims=claims,
             failures=failures_by_url(queries.run_failures(con, run_id)),
             alerts=raised,
+            values=value_moves(before, after),
+            conditions=condition_moves(before, after),
             **counts,
         )
 

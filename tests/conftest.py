@@ -36,7 +36,8 @@ def wh(tmp_path: Path) -> Iterator[Warehouse]:
     """A warehouse filled row by row through the store layer (tests/store_support.py)."""
     w = Warehouse(tmp_path / "w.duckdb")
     yield w
-    w.con.close()
+    if w.con is not None:
+        w.con.close()
 
 
 @pytest.fixture(scope="session")

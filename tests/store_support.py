@@ -18,6 +18,7 @@ ROLES = {"p": "primary", "p2": "primary", "t": "third-party", "t2": "third-party
 
 class Warehouse:
     def __init__(self, path: Path) -> None:
+        self.path = path
         self.con = connect(path, now=T0)
         self.states: dict = {}
         self.runs = 0

@@ -113,6 +113,24 @@ def need_corpus() -> Path:
     return CORPUS
 
 
+SHARED_LABELS = Path(__file__).resolve().parents[2] / "shared" / "labels"
+
+
+def need_shared_labels(name: str) -> Path:
+    """A hand-labelled set kept beside the corpus (../shared/labels): gated as the corpus
+    is, never skipped in CI."""
+    import os
+
+    import pytest
+
+    path = SHARED_LABELS / name
+    if not path.is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must have the labels at {path} (../shared beside the checkout)")
+        pytest.skip(f"no labels at {path}")
+    return path
+
+
 def wait_for_line(proc, needle: str, timeout: float = 120) -> bool:
     """Read the refresh's stderr until a line holds needle (the moment to kill it)."""
     import os

@@ -238,3 +238,154 @@ def test_schedule_settings_for_what_is_due(tmp_path: Path) -> None:
         (config / "settings.yaml").write_text(f"schedule: {{{bad}}}\n")
         with pytest.raises(ConfigError):
             load_settings(config)
+
+
+FIVE_MISTAKES = """\
+id: icml-2026-repro-credits
+title: ICML 2026 reproduction challenge GPU credits
+freshness_window: 15 days
+fields:
+  verdict: trial
+sources:
+  - id: hf-blog
+    url: https://huggingface.co/blog/icml-2026-reproductions
+    role: owner
+  - id: howaiworks
+    url: https://howaiworks.ai/blog/icml-2026-agent-reproduction-challenge
+    role: third-party
+claims:
+  - id: prize-pool
+    qoute: "$4,000 in GPU credits for the best runs"
+  - id: prize-pool
+    quote: "First place: $2,000"
+    sources: [howaiwork]
+"""
+
+
+def test_every_mistake_of_every_file_in_one_pass(tmp_path: Path) -> None:
+    from flows.catalog import check_catalog
+
+    config = write(
+        tmp_path,
+        {
+            "bad.yaml": FIVE_MISTAKES,
+            "broken.yaml": "id: x\ntitle: [\n",
+            "good.yaml": GOOD.replace("id: icml-2026-repro-credits", "id: good"),
+        },
+        "fetch:\n  concurency: 3\nalerts:\n  resend_after: soon\n",
+    )
+    checked = check_catalog(config)
+    found = [(Path(e.file).name, e.line, e.reason) for e in checked.errors]
+    assert [(f, line) for f, line, _ in found] == [
+        ("settings.yaml", 2),
+        ("settings.yaml", 4),
+        ("bad.yaml", 15),
+        ("bad.yaml", 3),
+        ("bad.yaml", 9),
+        ("bad.yaml", 16),
+        ("bad.yaml", 18),
+        ("broken.yaml", 3),
+    ], found
+    reasons = " | ".join(r for _, _, r in found)
+    for words in [
+        "unknown key 'fetch.concurency'",
+        "bad duration 'soon'",
+        "unknown key 'claims[0].qoute' (did you mean 'quote'?)",
+        "bad duration '15 days'",
+        "bad role 'owner'",
+        "duplicate claim id 'prize-pool'",
+        "names unknown source 'howaiwork' (did you mean 'howaiworks'?)",
+        "unparseable YAML",
+    ]:
+        assert words in reasons, reasons
+    assert "missing required key" not in reasons  # the misspelled key is said once
+    assert [r.id for r in checked.catalog.records] == ["good"]
+    with pytest.raises(ConfigError) as info:  # a refresh still stops at the first, as before
+        load_catalog(config)
+    assert str(info.value) == str(checked.errors[0])
+
+
+def test_a_key_given_twice_is_found_beside_other_mistakes(tmp_path: Path) -> None:
+    from flows.catalog import check_catalog
+
+    text = GOOD.replace("title: ICML", "title: A\ntitle: ICML").replace("role: primary", "role: x")
+    checked = check_catalog(write(tmp_path, {"a.yaml": text}))
+    assert [(e.line, e.reason.split(":")[0]) for e in checked.errors] == [
+        (3, "duplicate key 'title'"),
+        (10, "bad role 'x' at sources[0].role"),
+    ]
+
+
+EXPECTS = """\
+id: r
+title: R
+sources:
+  - {id: p, url: "https://example.org/p", role: primary}
+claims:
+  - id: gpu-hours
+    quote: "500 GPU hours per month on A100 nodes"
+    expect: {at_least: 300, severity: error}
+  - id: prize-pool
+    quote: "$4,000 in GPU credits for the best runs"
+    expect: {change: {down_by_more_than: "10%"}}
+  - id: applications
+    quote: "Applications are open"
+    status: open
+    expect: {status_in: [open, waitlist]}
+  - id: second
+    quote: "$5 a month, $50 a year"
+    figure: 2
+    expect: {between: [40, 60], at_most: 60}
+"""
+
+
+def test_expect_loads_in_the_contract_vocabulary(tmp_path: Path) -> None:
+    (record,) = load_catalog(write(tmp_path, {"r.yaml": EXPECTS})).records
+    hours, pool, applications, second = record.config.claims
+    assert hours.expect is not None and hours.expect.to_expect().at_least == 300
+    assert hours.expect.to_expect().severity == "fail"
+    down = pool.expect.to_expect().down_by_more_than if pool.expect else None
+    assert down is not None and down.percent and down.size == 10
+    assert applications.expect and applications.expect.to_expect().status_in == ("open", "waitlist")
+    assert second.figure == 2 and second.expect and second.expect.to_expect().between == (40, 60)
+
+
+@pytest.mark.parametrize(
+    ("edit", "line", "words"),
+    [
+        ("{at_least: 300, severity: error}", 8, ["severity", "warn", "error"]),
+        ("{at_least: 300, severity: critical}", 8, ["severity"]),
+        ("{at_leest: 300}", 8, ["unknown key", "did you mean 'at_least'"]),
+        ("{}", 8, ["give at least one of at_least"]),
+        ("{between: [60, 40]}", 8, ["between [60.0, 40.0] is empty"]),
+        ("{at_least: 5, at_most: 1}", 8, ["at_least is above at_most"]),
+        ("{change: {down_by_more_than: 'ten'}}", 8, ["bad change 'ten'"]),
+        ("{change: {}}", 8, ["up_by_more_than or down_by_more_than"]),
+        ("{status_in: [open]}", 6, ["status_in reads a status", "add `status:`"]),
+        ("{status_in: [opened]}", 8, ["status_in[0]", "'waitlist'"]),
+    ],
+)
+def test_a_bad_expect_is_a_config_error(
+    tmp_path: Path, edit: str, line: int, words: list[str]
+) -> None:
+    text = EXPECTS.replace("{at_least: 300, severity: error}", edit, 1)
+    if edit.endswith("severity: error}"):
+        text = text.replace(
+            '    quote: "500 GPU hours', '    status: open\n    quote: "500 GPU hours'
+        )
+        words = ["read a figure", "is a status claim"]
+        line = 6
+    write(tmp_path, {"bad.yaml": text})
+    with pytest.raises(ConfigError) as info:
+        load_catalog(tmp_path)
+    message = str(info.value)
+    assert "\n" not in message
+    assert f"bad.yaml:{line}" in message, message
+    for word in words:
+        assert word in message, message
+
+
+def test_figure_must_name_a_figure_of_the_quote(tmp_path: Path) -> None:
+    write(tmp_path, {"bad.yaml": EXPECTS.replace("figure: 2", "figure: 3")})
+    with pytest.raises(ConfigError, match="the quote has 2 figure"):
+        load_catalog(tmp_path)

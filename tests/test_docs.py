@@ -17,6 +17,7 @@ VIEWS = [
     "record_status",
     "claim_status",
     "claim_checks",
+    "claim_values",
     "source_health",
     "fetches",
     "snapshots",

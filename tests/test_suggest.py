@@ -16,6 +16,7 @@ from support import browser_found, need_corpus
 
 from cli.sample_server import SampleSite
 from extractors.claims import fold
+from flows.catalog import source_slug
 from warehouse.db import connect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,7 +142,12 @@ def test_suggest_adds_a_source_to_a_record_keeping_its_file(
         assert written.startswith(original.split("claims:")[0].rstrip("\n"))
         assert "# Nimbus, kept by hand." in written and "# the headline" in written
         assert "title: 'Nimbus credits'   # the title as the page gives it" in written
-        assert f"url: {url}" in written and "role: third-party" in written
+        # the new source as its sibling is written: a flow mapping, the URL double-quoted,
+        # and every line before it as it was
+        added = f'  - {{id: {source_slug(url)}, url: "{url}", role: third-party}}\n'
+        assert written == original.replace("claims:\n", added + "claims:\n")
+        # the claims it proposes are none the record has
+        assert "- id: monthly " not in out
         assert "sources: [" in out and "quote: " in out
         # the same page again: one clear line, the file untouched
         assert main(["suggest", url, "--config", str(config), "--record", "nimbus"]) == 2

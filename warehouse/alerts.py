@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
@@ -19,7 +19,7 @@ MAX_ATTEMPTS = 20  # a message a channel refused this often is given up on
 class Message:
     """One alert message: kept, then queued once per notify channel."""
 
-    kind: str  # unreachable, recovered, grade, changed, stale, review, flow-failed
+    kind: str  # unreachable, recovered, grade, changed, condition, stale, review, flow-failed
     record_id: str | None
     title: str
     body: str
@@ -33,6 +33,29 @@ class CheckState(NamedTuple):
     values: tuple[float, ...]
     found_text: str | None = None  # the words found on the page
     snapshot_id: int | None = None  # the snapshot it was made on
+    found_status: str | None = None  # a status claim's other status, when `changed`
+    claim_status: str | None = None  # the claim's own `status:`
+
+
+class ValueState(NamedTuple):
+    """One value a source has shown for a claim (a row of `claim_values`)."""
+
+    value: float | None
+    status: str | None
+    text: str | None
+    first_seen_at: datetime
+    last_seen_at: datetime
+    current: bool
+
+    @property
+    def said(self) -> str:
+        """As people read it: the figure as written, or the status."""
+        if self.status is not None:
+            return self.status
+        return self.text or (f"{self.value:g}" if self.value is not None else "(none)")
+
+    def same(self, other: ValueState) -> bool:
+        return (self.value, self.status) == (other.value, other.status)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +66,14 @@ class EvidenceState:
     checks: dict[tuple[str, str, str], CheckState]  # (record, claim, source) -> its check
     held: dict[tuple[str, str, int], str]  # (record, source, snapshot) -> reason
     shells: dict[tuple[str, str], str]  # (record, source) needing `render: browser` -> why
+    # (record, claim, source) -> every value it has shown, oldest first
+    values: dict[tuple[str, str, str], tuple[ValueState, ...]] = field(default_factory=dict)
+    # (record, claim) -> (condition, detail), for claims with `expect:`
+    conditions: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+
+    def current_value(self, key: tuple[str, str, str]) -> ValueState | None:
+        shown = self.values.get(key, ())
+        return shown[-1] if shown and shown[-1].current else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,14 +261,36 @@ def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
     }
     checks = {
         (record_id, claim_id, source_id): CheckState(
-            outcome, tuple(values or ()), found_text, snapshot_id
+            outcome, tuple(values or ()), found_text, snapshot_id, found_status, claim_status
         )
-        for record_id, claim_id, source_id, outcome, values, found_text, snapshot_id in (
-            con.execute(
-                "SELECT record_id, claim_id, source_id, outcome, found_values, found_text, "
-                "snapshot_id FROM claim_checks"
-            ).fetchall()
-        )
+        for (
+            record_id,
+            claim_id,
+            source_id,
+            outcome,
+            values,
+            found_text,
+            snapshot_id,
+            found_status,
+            claim_status,
+        ) in con.execute(
+            "SELECT k.record_id, k.claim_id, k.source_id, k.outcome, k.found_values, "
+            "k.found_text, k.snapshot_id, k.found_status, c.status FROM claim_checks k "
+            "LEFT JOIN store.claims c USING (record_id, claim_id)"
+        ).fetchall()
+    }
+    values: dict[tuple[str, str, str], tuple[ValueState, ...]] = {}
+    for record_id, claim_id, source_id, *value in con.execute(
+        "SELECT record_id, claim_id, source_id, value, status, text, first_seen_at, "
+        "last_seen_at, current FROM store.claim_values ORDER BY value_id"
+    ).fetchall():
+        key = (record_id, claim_id, source_id)
+        values[key] = (*values.get(key, ()), ValueState(*value))
+    conditions = {
+        (record_id, claim_id): (condition, detail)
+        for record_id, claim_id, condition, detail in con.execute(
+            "SELECT record_id, claim_id, condition, detail FROM store.claim_conditions"
+        ).fetchall()
     }
     held = {
         (record_id, source_id, snapshot_id): reason
@@ -253,7 +306,14 @@ def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
             " WHERE s.render = 'http' AND p.app_shell"
         ).fetchall()
     }
-    return EvidenceState(records=records, checks=checks, held=held, shells=shells)
+    return EvidenceState(
+        records=records,
+        checks=checks,
+        held=held,
+        shells=shells,
+        values=values,
+        conditions=conditions,
+    )
 
 
 def snapshot_texts(con: duckdb.DuckDBPyConnection, ids: Iterable[int]) -> dict[int, str]:

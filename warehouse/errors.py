@@ -26,6 +26,7 @@ class ConfigError(EvidenceError):
     def __init__(self, file: str, message: str, line: int | None = None) -> None:
         self.file = file
         self.line = line
+        self.reason = message  # the words without the place, for editors and CI annotations
         where = f"{file}:{line}" if line else file
         super().__init__(f"config error: {where}: {message}")
 

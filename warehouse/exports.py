@@ -18,6 +18,7 @@ STABLE_VIEWS = (
     "record_status",
     "claim_status",
     "claim_checks",
+    "claim_values",
     "source_health",
     "fetches",
     "snapshots",

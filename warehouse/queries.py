@@ -129,6 +129,7 @@ def card(con: duckdb.DuckDBPyConnection, record_id: str) -> dict[str, Result] | 
             con, "SELECT * FROM source_health WHERE record_id = ?", [record_id]
         ),
         "origins": run(con, "card_origins.sql", record_id=record_id),
+        "values": run(con, "card_values.sql", record_id=record_id),
     }
 
 
@@ -216,8 +217,8 @@ def grade_history(con: duckdb.DuckDBPyConnection) -> Result:
 
 
 def changed_claims(con: duckdb.DuckDBPyConnection) -> Result:
-    """Current claim checks that found other numbers, each with when the change was
-    first seen (the first fetch of the page that shows it)."""
+    """Current claim checks that found other numbers or another status, each with when
+    the change was first seen (the first fetch of the page that shows it)."""
     return run(con, "changed_claims.sql")
 
 
@@ -228,6 +229,12 @@ def catalog_uuid(con: duckdb.DuckDBPyConnection) -> str | None:
     except duckdb.CatalogException:
         return None
     return str(row[0]) if row else None
+
+
+def value_moves(con: duckdb.DuckDBPyConnection) -> Result:
+    """Each value a source showed for a claim after another (newest first), with the
+    one before and the source's whole history of the claim, for the site's feed."""
+    return run(con, "value_moves.sql")
 
 
 def source_health(con: duckdb.DuckDBPyConnection) -> Result:

@@ -35,6 +35,8 @@ class ClaimRow:
     quote: str
     status: str | None
     source_ids: tuple[str, ...] | None
+    figure: int | None = None  # the quote's figure watched, 1-based (None: the first)
+    expect: str | None = None  # the claim's `expect:` (extractors.conditions.Expect.to_json)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +107,8 @@ class PendingCheck:
     snapshot_id: int
     quote: str
     content_hash: str
+    status: str | None = None  # the claim's `status:`
+    figure: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +123,14 @@ class CheckRow:
     found_values: tuple[float, ...]
     closest_text: str | None = None
     closest_score: int | None = None
+    claim_status: str | None = None  # the claim's `status:` it was checked for
+    figure: int | None = None
+    found_status: str | None = None
+    value: float | None = None  # the claim's value on the page (extractors.claim_values)
+    unit: str | None = None
+    currency: str | None = None
+    value_status: str | None = None
+    value_text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,22 +19,36 @@ from flows.alerting.delivery import (
     send,
 )
 from flows.alerting.messages import GRADE_RANK, changed_snapshots, evidence_messages
-from flows.alerting.moves import ClaimMove, RecordMove, claim_moves, record_moves
+from flows.alerting.moves import (
+    ClaimMove,
+    ConditionMove,
+    RecordMove,
+    ValueMove,
+    claim_moves,
+    condition_moves,
+    history_text,
+    record_moves,
+    value_moves,
+)
 from flows.alerting.report import Failure, RunReport, failures_by_url
 from flows.alerting.rules import source_alerts
 
 __all__ = [
     "GRADE_RANK",
     "ClaimMove",
+    "ConditionMove",
     "Failure",
     "RecordMove",
     "RunReport",
+    "ValueMove",
     "changed_snapshots",
     "channel_key",
     "claim_moves",
+    "condition_moves",
     "deliver",
     "evidence_messages",
     "failures_by_url",
+    "history_text",
     "mask_url",
     "notify_flow_failure",
     "notify_urls",
@@ -43,4 +57,5 @@ __all__ = [
     "record_moves",
     "send",
     "source_alerts",
+    "value_moves",
 ]

@@ -48,14 +48,18 @@ def changes_report(report: RunReport) -> str:
         moved.append(f"- **{m.record_id}**: {m.was[0]} ({m.was[1]}) -> {grade} ({freshness})")
         moved.extend(f"  - {c.line()}" for c in m.claims)
     checks = [f"- {c.record_id} / {c.line()}" for c in report.claims]
+    values = [f"- {v.record_id} / {v.line()}" for v in report.values]
+    conditions = [f"- {c.line()}" for c in report.conditions]
     failing = [f"- {f.line()}" for f in report.failures]
     counts = (
         f"{report.urls} URLs: {report.new} with a new snapshot, {report.unchanged} unchanged, "
         f"{report.failed} failed; {report.unmoved} records did not move"
     )
     for title, items in (
+        ("Conditions", conditions),
         ("Grades and freshness", moved),
         ("Claim checks", checks),
+        ("Values that moved", values),
         ("Sources that failed", failing),
     ):
         lines.append(f"## {title}")

@@ -15,11 +15,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flows.alerting.messages import changed_snapshots, evidence_messages
+from flows.alerting.messages import changed_snapshots, evidence_messages, review_by_messages
 from flows.alerting.rules import source_alerts
 from flows.catalog import AlertSettings, Settings, load_catalog, resolve_db
 from flows.runtime import clock, progress
-from warehouse import alerts
+from warehouse import alerts, keeping
 from warehouse.alerts import EvidenceState, Message
 from warehouse.db import session, transaction
 from warehouse.errors import EvidenceError
@@ -66,6 +66,7 @@ def raise_and_deliver(
             messages += evidence_messages(
                 before, after, alerts.quotes_by_claim(con), alerts.source_urls(con), texts, now
             )
+            messages += review_by_messages(keeping.due_review_dates(con, now))
             alerts.keep(con, messages, _channels(urls), now, run_id)
     deliver(db_path, urls, now)
     tell(messages, urls)

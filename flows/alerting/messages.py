@@ -9,9 +9,10 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from extractors.sentences import sentence_around
-from flows.alerting.moves import changed_figures
+from flows.alerting.moves import changed_figures, condition_moves, history_text, value_moves
 from flows.runtime import clock
 from warehouse.alerts import CheckState, EvidenceState, Message
+from warehouse.keeping import ReviewDate
 
 MAX_IN_TITLE = 3  # claims a `changed:` title names; its body names them all
 GRADE_RANK = {"documented": 3, "reported": 2, "unverified": 1, "contradicted": 0}
@@ -89,6 +90,24 @@ def evidence_messages(
             line += f'\n  After: "{says}"'
         changes[record].append(line)
         changed_sources[record].add(source)
+    told = {key for key, _, _ in _new_changes(before, after)}
+    for move in value_moves(before, after):
+        key = (move.record_id, move.claim_id, move.source_id)
+        if move.record_id not in before.records:
+            continue
+        history = f"\n  History: {history_text(move.history)}"
+        if key in told:  # its line is there: add the values it has had
+            changes[move.record_id] = [
+                line + history if line.startswith(f"{move.claim_id} on {move.source_id} ") else line
+                for line in changes[move.record_id]
+            ]
+            continue
+        heads[move.record_id].append(f"{move.claim_id} {move.was} -> {move.now}")
+        changes[move.record_id].append(
+            f"{move.claim_id} on {move.source_id} "
+            f"{urls.get((move.record_id, move.source_id), '')}: {move.was} -> {move.now}" + history
+        )
+        changed_sources[move.record_id].add(move.source_id)
     for record, lines in changes.items():
         named = list(dict.fromkeys(heads[record]))
         claims = ", ".join(named[:MAX_IN_TITLE]) + (
@@ -103,6 +122,22 @@ def evidence_messages(
                 source_id=one,
                 title=f"changed: {record} {claims}",
                 body=f"Record: {record}\n" + "\n".join(lines),
+            )
+        )
+    for c in condition_moves(before, after):
+        title = (
+            f"condition: {c.record_id} {c.claim_id} {c.now}: {c.detail}"
+            if c.broke
+            else f"recovered: {c.record_id} {c.claim_id} condition holds again"
+        )
+        messages.append(
+            Message(
+                kind="condition" if c.broke else "recovered",
+                record_id=c.record_id,
+                title=title,
+                body=f"Record: {c.record_id}\nClaim: {c.claim_id}\n"
+                f"Condition: {c.was or 'unchecked'} -> {c.now}\n{c.detail}\n"
+                + _sources(c.record_id, urls),
             )
         )
     for (record, source, _snapshot), reason in after.held.items():
@@ -134,6 +169,24 @@ def evidence_messages(
     return messages
 
 
+def review_by_messages(due: list[ReviewDate]) -> list[Message]:
+    """One `review:` message per review_by date reached (the caller raises each once)."""
+    return [
+        Message(
+            kind="review",
+            record_id=d.record_id,
+            title=f"review: {d.record_id} "
+            + (f"{d.claim_id} " if d.claim_id else "")
+            + f"due for review since {d.review_by}",
+            body=f"Record: {d.record_id}\n"
+            + (f"Claim: {d.claim_id}\n" if d.claim_id else "")
+            + f"Review by: {d.review_by}\n`evidence review` lists it with what settles it: "
+            "`evidence update` of the claim, or a later review_by in the record's file.",
+        )
+        for d in due
+    ]
+
+
 def _new_changes(
     before: EvidenceState, after: EvidenceState
 ) -> list[tuple[tuple[str, str, str], CheckState, CheckState | None]]:
@@ -143,7 +196,11 @@ def _new_changes(
         old = before.checks.get(key)
         if check.outcome != "changed" or key[0] not in before.records:
             continue
-        if old is not None and old.outcome == "changed" and old.values == check.values:
+        if (
+            old is not None
+            and old.outcome == "changed"
+            and (old.values, old.found_status) == (check.values, check.found_status)
+        ):
             continue
         found.append((key, check, old))
     return found

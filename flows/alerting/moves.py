@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from extractors.moves import bare_figures, moved_figures
-from warehouse.alerts import CheckState, EvidenceState
+from warehouse.alerts import CheckState, EvidenceState, ValueState
 
 UNCHECKED = "unchecked"
 
@@ -67,7 +67,11 @@ def claim_moves(
     moves = []
     for key, check in sorted(after.checks.items()):
         old = before.checks.get(key)
-        if old is not None and (old.outcome, old.values) == (check.outcome, check.values):
+        if old is not None and (old.outcome, old.values, old.found_status) == (
+            check.outcome,
+            check.values,
+            check.found_status,
+        ):
             continue
         record, claim, source = key
         figures = changed_figures(old, check, quotes.get((record, claim), ""), now)
@@ -83,6 +87,99 @@ def claim_moves(
             )
         )
     return moves
+
+
+@dataclass(frozen=True, slots=True)
+class ValueMove:
+    """A claim whose value moved on a source in the run, its grade moved or not."""
+
+    record_id: str
+    claim_id: str
+    source_id: str
+    was: str  # as written ("$55", "open")
+    now: str
+    history: tuple[ValueState, ...] = ()  # every value the source has shown, oldest first
+
+    def line(self) -> str:
+        """ "credits on acme: $55 -> $58"."""
+        return f"{self.claim_id} on {self.source_id}: {self.was} -> {self.now}"
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionMove:
+    """A claim's condition that started to break, or holds again."""
+
+    record_id: str
+    claim_id: str
+    was: str | None  # None: evaluated for the first time
+    now: str
+    detail: str
+
+    @property
+    def broke(self) -> bool:
+        return self.now != "pass"
+
+    def line(self) -> str:
+        """ "acme/gpu-hours: condition fail: 300 is below at_least 400 on nimbus-free"."""
+        if self.broke:
+            return f"{self.record_id}/{self.claim_id}: condition {self.now}: {self.detail}"
+        return f"{self.record_id}/{self.claim_id}: condition holds again ({self.was} -> pass)"
+
+
+def value_moves(before: EvidenceState, after: EvidenceState) -> list[ValueMove]:
+    """Every claim whose current value on a source is another than before the run."""
+    moves = []
+    for key in sorted(after.values):
+        now = after.current_value(key)
+        was = _last_current(before, key)
+        if now is None or was is None or was.same(now):
+            continue
+        record, claim, source = key
+        moves.append(
+            ValueMove(
+                record_id=record,
+                claim_id=claim,
+                source_id=source,
+                was=was.said,
+                now=now.said,
+                history=after.values[key],
+            )
+        )
+    return moves
+
+
+def _last_current(state: EvidenceState, key: tuple[str, str, str]) -> ValueState | None:
+    """The value the source gave when last it gave one (an absent check in between does
+    not make the next value a first)."""
+    shown = state.values.get(key, ())
+    return shown[-1] if shown else None
+
+
+def condition_moves(before: EvidenceState, after: EvidenceState) -> list[ConditionMove]:
+    """Every condition that started to break (on its first evaluation too) or holds again;
+    nothing while one stays broken."""
+    moves = []
+    for key, (condition, detail) in sorted(after.conditions.items()):
+        old = before.conditions.get(key)
+        was = old[0] if old is not None else None
+        starts = condition != "pass" and (was is None or was == "pass")
+        worse = condition == "fail" and was == "warn"
+        holds = condition == "pass" and was is not None and was != "pass"
+        if starts or worse or holds:
+            moves.append(ConditionMove(key[0], key[1], was, condition, detail))
+    return moves
+
+
+def history_text(history: tuple[ValueState, ...]) -> str:
+    """ "500 GPU hours 2026-11-02 to 2026-12-01; 300 GPU hours since 2026-12-01"."""
+    parts = []
+    for i, v in enumerate(history):
+        first = v.first_seen_at.date().isoformat()
+        if v.current and i == len(history) - 1:
+            parts.append(f"{v.said} since {first}")
+        else:
+            parts.append(f"{v.said} {first} to {v.last_seen_at.date().isoformat()}")
+    return "; ".join(parts)
 
 
 def record_moves(
@@ -107,6 +204,13 @@ def changed_figures(
     the last one's (or the quote's); the bare numbers where the wording is not kept."""
     if check.outcome != "changed":
         return ()
+    if check.found_status is not None:  # a status claim: "open -> closed"
+        was = (
+            old.found_status
+            if old is not None and old.outcome == "changed" and old.found_status
+            else check.claim_status or "(none)"
+        )
+        return ((was, check.found_status),) if was != check.found_status else ()
     if check.found_text:
         pairs = moved_figures(_wording(old, quote), check.found_text, now)
         if pairs:

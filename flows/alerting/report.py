@@ -2,8 +2,10 @@
 
 Each record whose grade or freshness moved, with the claim checks that moved it (for a
 `changed` one, its figures as written before and after); the records that did not move,
-counted; the URLs fetched, with a new snapshot, unchanged or failed (these add up); and
-the failed sources, each with its URL, outcome and error.
+counted; every claim whose value moved on a source, its grade moved or not; the
+conditions that started to break or hold again; the URLs fetched, with a new snapshot,
+unchanged or failed (these add up); and the failed sources, each with its URL, outcome
+and error.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flows.alerting.moves import ClaimMove, RecordMove
+from flows.alerting.moves import ClaimMove, ConditionMove, RecordMove, ValueMove
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,8 @@ class RunReport:
     unchanged: int = 0  # a 304, or the same reading
     failed: int = 0
     alerts: list[str] = field(default_factory=list)  # titles of the messages raised
+    values: list[ValueMove] = field(default_factory=list)  # every value that moved
+    conditions: list[ConditionMove] = field(default_factory=list)  # broke or hold again
 
     @property
     def first_graded(self) -> list[RecordMove]:

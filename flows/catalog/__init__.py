@@ -1,7 +1,15 @@
 """The catalog: settings and records as the user wrote them, validated before anything
 is fetched, every mistake one line naming the file, the line and the fix."""
 
-from flows.catalog.loading import config_dir_from, load_catalog, load_settings, resolve_db
+from flows.catalog.loading import (
+    CheckedCatalog,
+    check_catalog,
+    config_dir_from,
+    load_catalog,
+    load_settings,
+    resolve_db,
+)
+from flows.catalog.messages import did_you_mean
 from flows.catalog.models import (
     DEFAULT_USER_AGENT,
     AlertSettings,
@@ -19,25 +27,37 @@ from flows.catalog.models import (
     slugify,
     source_slug,
 )
+from flows.catalog.schema import json_schema
+from flows.catalog.writer import RecordFile, diff_text, file_digest, write_atomically
+from flows.catalog.yaml_lines import load_yaml
 
 __all__ = [
     "DEFAULT_USER_AGENT",
     "AlertSettings",
     "ArchiveSettings",
     "Catalog",
+    "CheckedCatalog",
     "ClaimConfig",
     "FetchSettings",
     "Record",
     "RecordConfig",
+    "RecordFile",
     "Settings",
     "SourceConfig",
     "__version__",
+    "check_catalog",
     "check_url",
     "config_dir_from",
+    "did_you_mean",
+    "diff_text",
+    "file_digest",
+    "json_schema",
     "load_catalog",
     "load_settings",
+    "load_yaml",
     "parse_duration",
     "resolve_db",
     "slugify",
     "source_slug",
+    "write_atomically",
 ]

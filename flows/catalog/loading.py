@@ -1,6 +1,8 @@
 """Loading the catalog: settings and every record, checked before anything is fetched.
 
 Every mistake becomes one ConfigError naming the file, the line where known, and the fix.
+The whole catalog is read to the end, so that every mistake of every file is found in one
+pass (`evidence check` lists them all); a refresh stops at the first.
 YAML is read with the line of every value (flows/catalog/yaml_lines.py), then validated
 by the models (flows/catalog/models.py).
 """
@@ -9,14 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from extractors.values import Render
-from flows.catalog.messages import config_error, did_you_mean
-from flows.catalog.models import Catalog, Record, RecordConfig, Settings
+from flows.catalog.messages import config_errors, did_you_mean
+from flows.catalog.models import Catalog, Record, RecordConfig, Settings, source_slug
 from flows.catalog.yaml_lines import Lines, load_yaml
 from warehouse.errors import ConfigError
 
@@ -26,25 +29,57 @@ def config_dir_from(flag: str | None) -> Path:
 
 
 def load_settings(config_dir: Path) -> Settings:
+    problems: list[ConfigError] = []
+    settings = _read_settings(config_dir, problems)
+    if problems:
+        raise problems[0]
+    return settings
+
+
+def _read_settings(config_dir: Path, problems: list[ConfigError]) -> Settings:
+    """settings.yaml, or the defaults with every mistake of it added to problems."""
     path = config_dir / "settings.yaml"
     if not path.exists():
         return Settings()
-    data, lines = load_yaml(path)
+    try:
+        data, lines = load_yaml(path, problems=problems)
+    except ConfigError as e:
+        problems.append(e)
+        return Settings()
     if data is None:
         return Settings()
     if not isinstance(data, dict):
-        raise ConfigError(str(path), "settings must be a mapping of keys to values", 1)
+        problems.append(ConfigError(str(path), "settings must be a mapping of keys to values", 1))
+        return Settings()
     try:
         return Settings.model_validate(data)
     except ValidationError as e:
-        raise config_error(path, e, lines, Settings) from None
+        problems.extend(config_errors(path, e, lines, Settings))
+        return Settings()
 
 
-_LOADED: dict[Path, tuple[tuple, Catalog]] = {}
+@dataclass(frozen=True, slots=True)
+class CheckedCatalog:
+    """A catalog read to the end: the records without a mistake, and every mistake found
+    (the first is the one a refresh stops at)."""
+
+    catalog: Catalog
+    errors: tuple[ConfigError, ...]
+
+
+_LOADED: dict[Path, tuple[tuple, CheckedCatalog]] = {}
 
 
 def load_catalog(config_dir: Path) -> Catalog:
-    """Settings and every record, or a ConfigError for the first mistake.
+    """Settings and every record, or a ConfigError for the first mistake."""
+    checked = check_catalog(config_dir)
+    if checked.errors:
+        raise checked.errors[0]
+    return checked.catalog
+
+
+def check_catalog(config_dir: Path) -> CheckedCatalog:
+    """Settings and every record, with every mistake of every file.
 
     Read once per process while no file changes (the CLI checks the catalog before the
     flow starts, and the flow reads it again).
@@ -62,86 +97,141 @@ def load_catalog(config_dir: Path) -> Catalog:
     key = config_dir.resolve()
     if key in _LOADED and _LOADED[key][0] == stamp:
         return _LOADED[key][1]
-    catalog = _load_catalog(config_dir, raw)
-    _LOADED[key] = (stamp, catalog)
-    return catalog
+    checked = _check_catalog(config_dir, raw)
+    _LOADED[key] = (stamp, checked)
+    return checked
 
 
-def _load_catalog(config_dir: Path, raw: dict[Path, bytes]) -> Catalog:
-    settings = load_settings(config_dir)
+def _check_catalog(config_dir: Path, raw: dict[Path, bytes]) -> CheckedCatalog:
+    problems: list[ConfigError] = []
+    settings = _read_settings(config_dir, problems)
     records: list[Record] = []
     seen: dict[str, str] = {}
     for path, content in raw.items():
-        data, lines = load_yaml(path, content)
+        try:
+            data, lines = load_yaml(path, content, problems)
+        except ConfigError as e:  # unparseable: nothing more of this file can be read
+            problems.append(e)
+            continue
         if data is None:
             continue
         items = data if isinstance(data, list) else [data]
         for index, item in enumerate(items):
             prefix: tuple[Any, ...] = (index,) if isinstance(data, list) else ()
             if not isinstance(item, dict):
-                raise ConfigError(
-                    str(path),
-                    "a record must be a mapping (id, title, sources, claims)",
-                    lines.find(prefix),
+                problems.append(
+                    ConfigError(
+                        str(path),
+                        "a record must be a mapping (id, title, sources, claims)",
+                        lines.find(prefix),
+                    )
                 )
+                continue
+            found: list[ConfigError] = []
+            record: RecordConfig | None = None
             try:
                 record = RecordConfig.model_validate(item)
             except ValidationError as e:
-                raise config_error(path, e, lines, RecordConfig, prefix) from None
-            _check_record(record, path, lines, prefix, settings.fetch.render)
-            if record.id in seen:
-                raise ConfigError(
-                    str(path),
-                    f"duplicate record id {record.id!r} (also in {seen[record.id]}): "
-                    "give each record its own id",
-                    lines.find((*prefix, "id")),
-                )
-            seen[record.id] = str(path)
+                found.extend(config_errors(path, e, lines, RecordConfig, prefix))
+            found.extend(_record_problems(item, path, lines, prefix, settings.fetch.render))
+            rid = item.get("id")
+            if isinstance(rid, str | int) and not isinstance(rid, bool):
+                if str(rid) in seen:
+                    found.append(
+                        ConfigError(
+                            str(path),
+                            f"duplicate record id {str(rid)!r} (also in {seen[str(rid)]}): "
+                            "give each record its own id",
+                            lines.find((*prefix, "id")),
+                        )
+                    )
+                else:
+                    seen[str(rid)] = str(path)
+            problems.extend(found)
+            if record is None or found:
+                continue
             window = record.freshness_window or settings.freshness_window
-            records.append(Record(record, str(path), window))
-    return Catalog(settings, tuple(records), config_dir)
+            records.append(Record(record, str(path), window, _claim_lines(record, lines, prefix)))
+    return CheckedCatalog(Catalog(settings, tuple(records), config_dir), tuple(problems))
 
 
-def _check_record(
-    record: RecordConfig, path: Path, lines: Lines, prefix: tuple, default_render: Render
-) -> None:
+def _claim_lines(record: RecordConfig, lines: Lines, prefix: tuple) -> tuple[int | None, ...]:
+    """The line of the record, then of each of its claims (for problems found later)."""
+    return (
+        lines.find(prefix),
+        *(lines.find((*prefix, "claims", i)) for i in range(len(record.claims))),
+    )
+
+
+def _record_problems(
+    item: dict[str, Any], path: Path, lines: Lines, prefix: tuple, default_render: Render
+) -> list[ConfigError]:
+    """What the models cannot see one key at a time: ids given twice, names of sources
+    that are not there, wait_for on a page not rendered in a browser. Read from the data
+    as written, so that they are found beside a record's other mistakes."""
+    found: list[ConfigError] = []
+    name = str(item.get("id"))
+    sources = item.get("sources")
     ids: dict[str, int] = {}
-    for i, source in enumerate(record.sources):
-        if source.wait_for is not None and (source.render or default_render) is not Render.BROWSER:
-            raise ConfigError(
-                str(path),
-                f"record {record.id!r}: wait_for at sources[{i}] waits for an element of a "
-                "page rendered in a browser: add `render: browser` to the source, or drop "
-                "wait_for",
-                lines.find((*prefix, "sources", i, "wait_for")),
-            )
-        sid = source.source_id
-        if sid in ids:
-            raise ConfigError(
-                str(path),
-                f"record {record.id!r}: duplicate source id {sid!r} "
-                f"(sources {ids[sid]} and {i}): give each source its own id",
-                lines.find((*prefix, "sources", i)),
-            )
-        ids[sid] = i
-    claim_ids: set[str] = set()
-    for i, claim in enumerate(record.claims):
-        if claim.id in claim_ids:
-            raise ConfigError(
-                str(path),
-                f"record {record.id!r}: duplicate claim id {claim.id!r}: "
-                "give each claim its own id",
-                lines.find((*prefix, "claims", i, "id")),
-            )
-        claim_ids.add(claim.id)
-        for j, name in enumerate(claim.sources or []):
-            if name not in ids:
-                raise ConfigError(
+    for i, source in enumerate(sources if isinstance(sources, list) else []):
+        if not isinstance(source, dict):
+            continue
+        render = source.get("render") or default_render
+        if source.get("wait_for") is not None and render != Render.BROWSER:
+            found.append(
+                ConfigError(
                     str(path),
-                    f"record {record.id!r}: claim {claim.id!r} names unknown source {name!r}"
-                    f"{did_you_mean(name, ids)}; known sources: {', '.join(ids)}",
-                    lines.find((*prefix, "claims", i, "sources", j)),
+                    f"record {name!r}: wait_for at sources[{i}] waits for an element of a "
+                    "page rendered in a browser: add `render: browser` to the source, or drop "
+                    "wait_for",
+                    lines.find((*prefix, "sources", i, "wait_for")),
                 )
+            )
+        url = source.get("url")
+        sid = source.get("id") or (source_slug(url) if isinstance(url, str) else None)
+        if sid is None:
+            continue
+        sid = str(sid)
+        if sid in ids:
+            found.append(
+                ConfigError(
+                    str(path),
+                    f"record {name!r}: duplicate source id {sid!r} "
+                    f"(sources {ids[sid]} and {i}): give each source its own id",
+                    lines.find((*prefix, "sources", i)),
+                )
+            )
+        else:
+            ids[sid] = i
+    claims = item.get("claims")
+    claim_ids: set[str] = set()
+    for i, claim in enumerate(claims if isinstance(claims, list) else []):
+        if not isinstance(claim, dict):
+            continue
+        if "id" in claim:
+            cid = str(claim["id"])
+            if cid in claim_ids:
+                found.append(
+                    ConfigError(
+                        str(path),
+                        f"record {name!r}: duplicate claim id {cid!r}: give each claim its own id",
+                        lines.find((*prefix, "claims", i, "id")),
+                    )
+                )
+            claim_ids.add(cid)
+        named = claim.get("sources")
+        for j, source_name in enumerate(named if isinstance(named, list) else []):
+            if str(source_name) not in ids:
+                found.append(
+                    ConfigError(
+                        str(path),
+                        f"record {name!r}: claim {str(claim.get('id'))!r} names unknown "
+                        f"source {str(source_name)!r}{did_you_mean(str(source_name), ids)}; "
+                        f"known sources: {', '.join(ids)}",
+                        lines.find((*prefix, "claims", i, "sources", j)),
+                    )
+                )
+    return found
 
 
 def resolve_db(flag: str | None, settings: Settings) -> Path:

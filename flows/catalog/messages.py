@@ -1,4 +1,4 @@
-"""What a config error says: the key, the value and the fix, from pydantic's first error."""
+"""What a config error says: the key, the value and the fix, from pydantic's errors."""
 
 from __future__ import annotations
 
@@ -22,31 +22,60 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 def config_error(
     path: Path, error: ValidationError, lines: Lines, model: type[BaseModel], prefix: tuple = ()
 ) -> ConfigError:
+    """The first mistake, as a run that stops at once says it."""
+    return config_errors(path, error, lines, model, prefix)[0]
+
+
+def config_errors(
+    path: Path, error: ValidationError, lines: Lines, model: type[BaseModel], prefix: tuple = ()
+) -> list[ConfigError]:
+    """Every mistake pydantic found, one per line of the file, the first as `config_error`."""
     errors = error.errors()
-    # an unknown key first: a misspelled required one also reads as that key missing
-    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
-    loc = tuple(first["loc"])
+    # unknown keys first: a misspelled required one also reads as that key missing
+    unknown = [e for e in errors if e["type"] == "extra_forbidden"]
+    misspelled = {
+        (tuple(e["loc"][:-1]), hint)
+        for e in unknown
+        for hint in _close(str(e["loc"][-1]), _known_keys(model, tuple(e["loc"][:-1])))
+    }
+    out: list[ConfigError] = []
+    seen_lines: set[int | None] = set()
+    for e in [*unknown, *(e for e in errors if e["type"] != "extra_forbidden")]:
+        loc = tuple(e["loc"])
+        if e["type"] == "missing" and (loc[:-1], str(loc[-1])) in misspelled:
+            continue
+        line = lines.find((*prefix, *loc))
+        if out and line in seen_lines:
+            continue  # one mistake a line (a value failing each type of a union is one)
+        seen_lines.add(line)
+        out.append(ConfigError(str(path), _message(e, loc, model), line))
+    return out
+
+
+def _close(word: str, choices: list[str]) -> list[str]:
+    return difflib.get_close_matches(word, choices, n=1)
+
+
+def _message(first: Any, loc: tuple[Any, ...], model: type[BaseModel]) -> str:
     where = _dotted(loc)
     kind = first["type"]
     if kind == "extra_forbidden":
         known = _known_keys(model, loc[:-1])
-        message = (
+        return (
             f"unknown key {where!r}{did_you_mean(str(loc[-1]), known)}; "
             f"known keys here: {', '.join(known)}"
         )
-    elif kind == "missing":
-        message = f"missing required key {where!r}: add it"
-    elif kind == "literal_error" and loc and loc[-1] == "role":
-        message = f"bad role {first.get('input')!r} at {where}: use primary or third-party"
-    elif kind in ("literal_error", "enum") and loc and loc[-1] == "render":
-        message = f"bad render {first.get('input')!r} at {where}: use http or browser"
-    elif kind == "enum" and loc and loc[-1] == "status":
+    if kind == "missing":
+        return f"missing required key {where!r}: add it"
+    if kind == "literal_error" and loc and loc[-1] == "role":
+        return f"bad role {first.get('input')!r} at {where}: use primary or third-party"
+    if kind in ("literal_error", "enum") and loc and loc[-1] == "render":
+        return f"bad render {first.get('input')!r} at {where}: use http or browser"
+    if kind == "enum" and loc and loc[-1] == "status":
         statuses = ", ".join(s.value for s in Status)
-        message = f"bad status {first.get('input')!r} at {where}: use one of {statuses}"
-    else:
-        text = str(first["msg"]).removeprefix("Value error, ")
-        message = f"{where}: {text}"
-    return ConfigError(str(path), message, lines.find((*prefix, *loc)))
+        return f"bad status {first.get('input')!r} at {where}: use one of {statuses}"
+    text = str(first["msg"]).removeprefix("Value error, ")
+    return f"{where}: {text}"
 
 
 def _dotted(loc: tuple[Any, ...]) -> str:

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from importlib import metadata
 from itertools import pairwise
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
+from extractors.conditions import Amount, Condition, Expect
 from extractors.values import Render, Status
 from flows.catalog.messages import did_you_mean
 from warehouse.errors import ConfigError
@@ -222,11 +223,108 @@ class SourceConfig(_Strict):
         return self.id or source_slug(self.url)
 
 
+def _amount(value: object) -> object:
+    return None if value is None else str(Amount.parse(value))
+
+
+AmountText = Annotated[str, BeforeValidator(_amount)]
+
+
+class ChangeConfig(_Strict):
+    """`change:` a move against the value before larger than a number or a share."""
+
+    up_by_more_than: AmountText | None = None
+    down_by_more_than: AmountText | None = None
+
+    @model_validator(mode="after")
+    def _one_at_least(self) -> ChangeConfig:
+        if self.up_by_more_than is None and self.down_by_more_than is None:
+            raise ValueError(
+                "change: give up_by_more_than or down_by_more_than, a number or a share like '10%'"
+            )
+        return self
+
+
+class ExpectConfig(_Strict):
+    """`expect:` what must hold of a claim's value on its primary sources."""
+
+    at_least: float | None = None
+    at_most: float | None = None
+    between: tuple[float, float] | None = None
+    equals: float | None = None
+    status_in: list[Status] | None = Field(None, min_length=1)
+    change: ChangeConfig | None = None
+    severity: Literal["warn", "error"] = "warn"
+
+    @model_validator(mode="after")
+    def _coherent(self) -> ExpectConfig:
+        tests = (self.at_least, self.at_most, self.between, self.equals, self.status_in)
+        if all(t is None for t in tests) and self.change is None:
+            raise ValueError(
+                "expect: give at least one of at_least, at_most, between, equals, "
+                "status_in or change, e.g. {at_least: 300}"
+            )
+        if self.between is not None and self.between[0] > self.between[1]:
+            raise ValueError(
+                f"expect: between {list(self.between)} is empty: write the lower bound first"
+            )
+        if self.at_least is not None and self.at_most is not None and self.at_least > self.at_most:
+            raise ValueError("expect: at_least is above at_most, so nothing can hold")
+        return self
+
+    def to_expect(self) -> Expect:
+        change = self.change
+        return Expect(
+            at_least=self.at_least,
+            at_most=self.at_most,
+            between=self.between,
+            equals=self.equals,
+            status_in=tuple(self.status_in) if self.status_in is not None else None,
+            up_by_more_than=Amount.parse(change.up_by_more_than)
+            if change and change.up_by_more_than is not None
+            else None,
+            down_by_more_than=Amount.parse(change.down_by_more_than)
+            if change and change.down_by_more_than is not None
+            else None,
+            severity=Condition.FAIL if self.severity == "error" else Condition.WARN,
+        )
+
+
 class ClaimConfig(_Strict):
     id: Slug
     quote: str = Field(min_length=1)
     status: Status | None = None
     sources: list[str] | None = None
+    review_by: date | None = None  # from this date the claim is due for a person's look
+    figure: int | None = Field(None, ge=1)  # which figure of the quote is watched, 1-based
+    expect: ExpectConfig | None = None
+
+    @model_validator(mode="after")
+    def _watchable(self) -> ClaimConfig:
+        from extractors.claim_values import quote_figures  # (pure; loaded with the config)
+
+        figures = len(quote_figures(self.quote))
+        if self.figure is not None and self.figure > figures:
+            raise ValueError(
+                f"figure: {self.figure} but the quote has {figures} figure(s): "
+                f"name one of 1 to {figures}, or drop figure"
+                if figures
+                else f"figure: {self.figure} but the quote has no figure: drop figure"
+            )
+        expect = self.expect
+        if expect is None:
+            return self
+        if expect.status_in is not None and self.status is None:
+            raise ValueError(
+                "expect: status_in reads a status: add `status:` to the claim, e.g. status: open"
+            )
+        if expect.to_expect().numeric and (self.status is not None or not figures):
+            why = "is a status claim" if self.status is not None else "has no figure in its quote"
+            raise ValueError(
+                f"expect: at_least, at_most, between, equals and change read a figure, and "
+                f"this claim {why}: use status_in, or quote the figure"
+            )
+        return self
 
 
 class RecordConfig(_Strict):
@@ -236,6 +334,7 @@ class RecordConfig(_Strict):
     fields: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
     sources: list[SourceConfig] = Field(min_length=1)
     claims: list[ClaimConfig] = Field(default_factory=list)
+    review_by: date | None = None  # from this date the record is due for a person's look
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,10 +344,16 @@ class Record:
     config: RecordConfig
     file: str
     window: timedelta
+    lines: tuple[int | None, ...] = ()  # of the record, then of each claim, in its file
 
     @property
     def id(self) -> str:
         return self.config.id
+
+    def line_of(self, claim_index: int | None = None) -> int | None:
+        """The line of one of its claims in its file, or of the record."""
+        at = 0 if claim_index is None else claim_index + 1
+        return self.lines[at] if at < len(self.lines) else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,8 +36,13 @@ class Lines:
         return self.lines.get(())
 
 
-def load_yaml(path: Path, raw: bytes | None = None) -> tuple[Any, Lines]:
-    """The document at path (or its bytes, already read) and the line of every value."""
+def load_yaml(
+    path: Path, raw: bytes | None = None, problems: list[ConfigError] | None = None
+) -> tuple[Any, Lines]:
+    """The document at path (or its bytes, already read) and the line of every value.
+
+    A key given twice raises, or with `problems` is added to them and its first value kept.
+    """
     try:
         text = (path.read_bytes() if raw is None else raw).decode("utf-8")
     except UnicodeDecodeError as e:
@@ -56,12 +61,17 @@ def load_yaml(path: Path, raw: bytes | None = None) -> tuple[Any, Lines]:
         return None, Lines({})
     lines: dict[tuple[Any, ...], int] = {}
     budget = [MAX_YAML_NODES]
-    data = _to_data(node, (), lines, budget, path)
+    data = _to_data(node, (), lines, budget, path, problems)
     return data, Lines(lines)
 
 
 def _to_data(
-    node: yaml.Node, loc: tuple[Any, ...], lines: dict, budget: list[int], path: Path
+    node: yaml.Node,
+    loc: tuple[Any, ...],
+    lines: dict,
+    budget: list[int],
+    path: Path,
+    problems: list[ConfigError] | None = None,
 ) -> Any:
     budget[0] -= 1
     if budget[0] < 0:
@@ -76,14 +86,20 @@ def _to_data(
         for key_node, value_node in node.value:
             key = _scalar(key_node)
             if key in out:
-                raise ConfigError(
+                duplicate = ConfigError(
                     str(path), f"duplicate key {key!r}: keep one", key_node.start_mark.line + 1
                 )
+                if problems is None:
+                    raise duplicate
+                problems.append(duplicate)
+                continue
             lines[(*loc, key)] = key_node.start_mark.line + 1
-            out[key] = _to_data(value_node, (*loc, key), lines, budget, path)
+            out[key] = _to_data(value_node, (*loc, key), lines, budget, path, problems)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_to_data(v, (*loc, i), lines, budget, path) for i, v in enumerate(node.value)]
+        return [
+            _to_data(v, (*loc, i), lines, budget, path, problems) for i, v in enumerate(node.value)
+        ]
     return _scalar(node)
 
 

@@ -1,6 +1,19 @@
 """The commands below the command line, one module each, imported by the CLI only when
 it runs that command (a read command never imports Prefect): a one-off refresh (`run`),
-`serve`, `gc`, `reextract`, `suggest` and `export`. They sit above the flow, which two of them run;
-nothing in flows/ imports them."""
+`serve`, `gc`, `reextract`, `suggest`, `export`, the catalog checked offline (`check`,
+`plan`, both reading it through `offline`), and the catalog kept (`review`, `update`). They
+sit above the flow, which two of them run; nothing in flows/ imports them."""
 
-__all__ = ["export", "gc", "reextract", "run", "serve", "suggest"]
+__all__ = [
+    "check",
+    "export",
+    "gc",
+    "offline",
+    "plan",
+    "reextract",
+    "review",
+    "run",
+    "serve",
+    "suggest",
+    "update",
+]

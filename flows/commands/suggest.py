@@ -3,20 +3,23 @@ with candidate claims, ready to paste into the catalog."""
 
 from __future__ import annotations
 
-import io
 import json
 from datetime import datetime
 from pathlib import Path
-
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap
-from ruamel.yaml.util import load_yaml_guess_indent
 
 from extractors.candidates import candidates
 from extractors.encoding import decode_body
 from extractors.page import extract_page
 from extractors.values import Render
-from flows.catalog import FetchSettings, Record, load_catalog, slugify, source_slug
+from flows.catalog import (
+    FetchSettings,
+    Record,
+    RecordFile,
+    load_catalog,
+    slugify,
+    source_slug,
+    write_atomically,
+)
 from flows.fetching import FetchRequest, fetch_batch, last_live
 from flows.runtime import clock
 from warehouse.errors import ConfigError, EvidenceError
@@ -51,31 +54,22 @@ def add_to_record(
     title, render, found = _read(url, fetch, render)
     del title
     before = path.read_text(encoding="utf-8")
-    yaml = YAML()  # round trip: comments, order, quoting and indentation as they were
-    yaml.preserve_quotes = True
-    yaml.width = 100
-    _, indent, offset = load_yaml_guess_indent(before)  # "  - id:" is (4, 2); "- id:" (2, 0)
-    indent, offset = indent or 2, offset or 0
-    yaml.indent(mapping=max(2, indent - offset), sequence=indent, offset=offset)
-    data = yaml.load(before)
-    node = data if isinstance(data, dict) else next(r for r in data if r.get("id") == record.id)
-    source = CommentedMap([("id", source_id), ("url", url), ("role", role)])
+    file = RecordFile(path, record.id, before)
+    source = {"id": source_id, "url": url, "role": role}
     if render is Render.BROWSER:
         source["render"] = "browser"
-    node["sources"].append(source)
-    out = io.StringIO()
-    yaml.dump(data, out)
-    path.write_text(out.getvalue(), encoding="utf-8")
+    file.add_source(source)
+    write_atomically(path, file.new_text())
     try:
         load_catalog(config_dir)
     except ConfigError:
-        path.write_text(before, encoding="utf-8")
+        write_atomically(path, before)
         raise
     lines = [
         f"# added {source_id} to {record.id} in {path}; candidate claims of that page, to",
         "# paste under its claims: (each checked on that source only)",
     ]
-    lines += _claim_lines(found, "", source_id)
+    lines += _claim_lines(found, "", source_id, {c.id for c in record.config.claims})
     return "\n".join(lines) + "\n"
 
 
@@ -133,11 +127,13 @@ def record_yaml(
     return "\n".join(lines) + "\n"
 
 
-def _claim_lines(found: list, indent: str, source_id: str | None = None) -> list[str]:
-    """The candidates as claims (unique ids), the parsed figure as a comment; checked on
-    `source_id` only, when given."""
+def _claim_lines(
+    found: list, indent: str, source_id: str | None = None, taken: set[str] | None = None
+) -> list[str]:
+    """The candidates as claims (ids unique, and none of the `taken` ones), the parsed
+    figure as a comment; checked on `source_id` only, when given."""
     lines = []
-    used: set[str] = set()
+    used: set[str] = set(taken or ())
     for c in found:
         claim_id = c.slug[:40].strip("-") or "claim"
         n = 2

@@ -4,10 +4,13 @@ Playwright drives one browser per engine (flows/fetching/engines.py: launched he
 when a source needs it, or reached at a `fetch.browser_endpoint`), `browser_concurrency`
 pages at a time on each. A host's pages share one context, so that cookies and storage
 never pass between hosts while a host's pages reuse what they can; images, fonts and
-media are never loaded. Every request a page makes is fetched through Playwright one hop at a
+media are never loaded. Every request a page makes is fetched here, over HTTP, one hop at a
 time (redirects followed here, not by the browser), so that the address guard sees each
 one: a page on a public host cannot make the browser reach this machine or a private
 network; redirects follow the one policy both fetchers use (flows/fetching/redirects.py).
+Each answer is read in pieces and refused past `max_bytes` of decoded content
+(flows/fetching/bodies.py) before the page gets it, with the context's cookies sent and
+kept as the browser would. WebRTC, which never passes through here, is taken away.
 The rendered document is the body, and goes through the same soft-failure check as an
 HTTP body; robots.txt and per-host limits hold for the page's URL (the Fetcher's own,
 around each load).
@@ -29,12 +32,15 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+
+import httpx
 
 from extractors.soft import classify_response, is_placeholder
 from extractors.values import Outcome, Render
 from flows.fetching.attempts import Answer, FetchFailed, FetchRequest
+from flows.fetching.bodies import ACCEPT_ENCODING, read_body
 from flows.fetching.engines import (
     Background,
     Endpoint,
@@ -44,16 +50,17 @@ from flows.fetching.engines import (
     endpoints,
 )
 from flows.fetching.guard import AddressGuard
+from flows.fetching.http import NOT_HTTP_ERRORS, failed, send, tls_context
 from flows.fetching.redirects import WEB_SCHEMES, Redirects
 from flows.runtime import progress
 from warehouse.pause import pause_point
 
 if TYPE_CHECKING:
     from playwright.async_api import (
-        APIResponse,
         Browser,
         BrowserContext,
         Page,
+        Request,
         Route,
         WebSocketRoute,
     )
@@ -62,6 +69,23 @@ if TYPE_CHECKING:
 
 PAUSE = bool(os.environ.get("EVIDENCE_PAUSE_DIR"))
 NOT_LOADED = frozenset({"image", "font", "media"})
+# Headers of a request the browser made that are not passed on (the connection's own, and
+# what this fetch decides itself), and of an answer that no longer hold once it is decoded.
+NOT_SENT = frozenset(
+    {"host", "connection", "keep-alive", "content-length", "accept-encoding", "cookie"}
+)
+NOT_KEPT = frozenset(
+    {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
+)
+# Run in every document before the page's own scripts: no peer connection can be made,
+# so no STUN, TURN or ICE reaches an address the guard never saw.
+NO_WEBRTC = """(() => {
+  for (const name of Object.getOwnPropertyNames(globalThis)) {
+    if (/^(webkit)?RTC/.test(name)) {
+      try { delete globalThis[name]; } catch (e) {}
+    }
+  }
+})();"""
 SYSTEM_BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 QUIET_S = 0.5  # how long the network, then the document, stay still for a page to be loaded
 POLL_S = 0.05  # how often the network's quiet is looked at while requests are in flight
@@ -147,7 +171,13 @@ async def open_renderer(
             progress(INSTALL_HINT.format(why=e))
             yield None
             return
-    async with async_playwright() as playwright:
+    client = httpx.AsyncClient(
+        timeout=httpx.Timeout(limits.timeout_s),
+        limits=httpx.Limits(max_connections=max(4, 4 * limits.browser_concurrency)),
+        trust_env=False,
+        verify=tls_context(),
+    )
+    async with client, async_playwright() as playwright:
         engines = {e: Engine(playwright, e, limits, executable) for e in where}
         for engine in engines.values():
             engine.unavailable = (unavailable or {}).get(engine.endpoint.url or "")
@@ -159,7 +189,7 @@ async def open_renderer(
                     progress(INSTALL_HINT.format(why=local.unavailable))
                     yield None
                     return
-            renderer = BrowserRenderer(engines, limits, guard or AddressGuard())
+            renderer = BrowserRenderer(engines, limits, guard or AddressGuard(), client)
             yield renderer
             await renderer.later.drain()
         finally:
@@ -213,24 +243,20 @@ class BrowserRenderer:
     """Loads requests on the engine of their host, in that host's context."""
 
     def __init__(
-        self, engines: Mapping[Endpoint, Engine], limits: FetchSettings, guard: AddressGuard
+        self,
+        engines: Mapping[Endpoint, Engine],
+        limits: FetchSettings,
+        guard: AddressGuard,
+        client: httpx.AsyncClient,
     ) -> None:
+        self.client = client  # what every request of every page is fetched with
         self.engines = dict(engines)
         self.limits = limits
         self.guard = guard
         self._where = list(self.engines)
         self._loading: dict[Page, tuple[str, _Document]] = {}  # each page's current load
         self._tabs: weakref.WeakSet[Page] = weakref.WeakSet()  # the pages opened here
-        self.later = Background()  # bodies freed, tabs let go, off the pages' path
-
-    def _dispose(self, response: APIResponse) -> None:
-        """Free the fetched body in Playwright, off the page's path."""
-
-        async def dispose() -> None:
-            with contextlib.suppress(Exception):
-                await response.dispose()
-
-        self.later.spawn(dispose())
+        self.later = Background()  # tabs let go, off the pages' path
 
     async def _let_go(self, page: Page) -> None:
         """Close a tab that is not rendering a page: one of ours that still asks for
@@ -272,6 +298,7 @@ class BrowserRenderer:
             await ws.close(code=1008, reason="refused by the address guard")
 
         async def setup(context: BrowserContext) -> None:
+            await context.add_init_script(NO_WEBRTC)
             await context.route("**/*", route)
             await context.route_web_socket(elsewhere, refuse)
 
@@ -416,56 +443,67 @@ class BrowserRenderer:
             return
         document.in_flight += 1
         try:
-            await self._fetch(route, url, origin, document, main)
+            await self._answer(route, url, origin, document, main)
         finally:
             document.in_flight -= 1
             document.last_request_at = asyncio.get_running_loop().time()
 
-    async def _fetch(
+    async def _answer(
         self, route: Route, url: str, origin: str, document: _Document, main: bool
     ) -> None:
-        """Fetches a request of the page, redirects one hop at a time, and answers it."""
-        from playwright.async_api import Error
-
-        redirects = Redirects(url, self.guard, origin)
-        while True:
-            try:
-                response = await route.fetch(url=url, max_redirects=0)
-            except Error as e:
-                if main:
-                    document.failure = FetchFailed(_classify(str(e)), _describe(e))
-                await route.abort("failed")
-                return
-            location = response.headers.get("location")
-            if 300 <= response.status < 400 and location:
-                self._dispose(response)
-                try:
-                    url = await redirects.follow(url, location)
-                except FetchFailed as e:
-                    if main:
-                        document.failure = e
-                    await route.abort("failed")
-                    return
-                continue
-            try:
-                size = _declared_size(response.headers)
-                if size is None:  # no length, or an encoded one: what it decodes to
-                    size = len(await response.body())
-                if size > self.limits.max_bytes:
-                    if main:
-                        document.failure = FetchFailed(
-                            Outcome.TOO_LARGE, f"body larger than {self.limits.max_bytes} bytes"
-                        )
-                    await route.abort("failed")
-                    return
-                if main:
-                    document.status, document.final_url = response.status, url
-                # The body goes from Playwright's fetch to the page without passing through
-                # this process.
-                await route.fulfill(response=response)
-            finally:
-                self._dispose(response)
+        """Fetches one of the page's requests here and answers it, or aborts it."""
+        try:
+            async with asyncio.timeout(self.limits.timeout_s):
+                status, headers, body, url = await self._fetch(route.request, url, origin)
+        except FetchFailed as e:
+            if main:
+                document.failure = e
+            await route.abort("failed")
             return
+        except TimeoutError:
+            if main:
+                document.failure = FetchFailed(
+                    Outcome.TIMEOUT, f"no answer within {self.limits.timeout_s:g}s"
+                )
+            await route.abort("timedout")
+            return
+        if main:
+            document.status, document.final_url = status, url
+        await route.fulfill(status=status, headers=headers, body=body)
+
+    async def _fetch(
+        self, request: Request, url: str, origin: str
+    ) -> tuple[int, dict[str, str], bytes, str]:
+        """The answer to one of a page's requests: status, headers, body and the URL it
+        came from, redirects followed one hop at a time; FetchFailed with the outcome (a
+        body past `max_bytes` decoded is too_large, read no further)."""
+        redirects = Redirects(url, self.guard, origin)
+        context = request.frame.page.context
+        method, payload = request.method, request.post_data_buffer
+        sent = {k: v for k, v in (request.headers or {}).items() if k.lower() not in NOT_SENT}
+        sent["Accept-Encoding"] = ACCEPT_ENCODING
+        while True:
+            cookies = await context.cookies(url)
+            headers = dict(sent)
+            if cookies:
+                headers["Cookie"] = "; ".join(f"{c['name']}={c['value']}" for c in cookies)
+            try:
+                req = self.client.build_request(method, url, headers=headers, content=payload)
+                response = await send(self.client, req)
+                try:
+                    await _keep_cookies(context, response)
+                    location = response.headers.get("location")
+                    if 300 <= response.status_code < 400 and location:
+                        url = await redirects.follow(url, location)
+                        if response.status_code in (301, 302, 303) and method != "HEAD":
+                            method, payload = "GET", None
+                        continue
+                    body = await read_body(response, self.limits.max_bytes, response.status_code)
+                finally:
+                    await response.aclose()
+            except (httpx.HTTPError, *NOT_HTTP_ERRORS) as e:
+                raise failed(e) from None
+            return response.status_code, _answer_headers(response.headers), body, url
 
 
 async def _settle(
@@ -512,15 +550,40 @@ async def _settle(
         )
 
 
-def _declared_size(headers: Mapping[str, str]) -> int | None:
-    """The body's length as its headers give it, when it is the length of what the page
-    gets (no content encoding); None otherwise."""
-    if headers.get("content-encoding", "identity").strip().lower() != "identity":
-        return None
-    try:
-        return int(headers["content-length"])
-    except (KeyError, ValueError):
-        return None
+async def _keep_cookies(context: BrowserContext, response: httpx.Response) -> None:
+    """The cookies an answer sets, kept in the page's context as the browser would."""
+    if "set-cookie" not in response.headers:
+        return
+    jar = httpx.Cookies()
+    jar.extract_cookies(response)
+    found: list[Any] = []  # Playwright's SetCookieParam
+    for c in jar.jar:
+        cookie: dict[str, Any] = {
+            "name": c.name,
+            "value": c.value or "",
+            "domain": c.domain,
+            "path": c.path or "/",
+            "secure": bool(c.secure),
+            "httpOnly": c.has_nonstandard_attr("HttpOnly"),
+        }
+        if c.expires is not None:
+            cookie["expires"] = float(c.expires)
+        found.append(cookie)
+    if found:
+        with contextlib.suppress(Exception):
+            await context.add_cookies(found)
+
+
+def _answer_headers(headers: httpx.Headers) -> dict[str, str]:
+    """An answer's headers as the page gets them (its body decoded): several Set-Cookie
+    lines joined by newlines, as Playwright reads them."""
+    out: dict[str, str] = {}
+    for name, value in headers.multi_items():
+        key = name.lower()
+        if key in NOT_KEPT or key == "set-cookie":
+            continue
+        out[key] = f"{out[key]}, {value}" if key in out else value
+    return out
 
 
 def _classify(message: str) -> Outcome:

@@ -39,7 +39,14 @@ GONE = (
     "Connection closed",
     "browser has disconnected",
 )
-LAUNCH_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
+# WebRTC opens UDP and TCP to any address a page names, past the route handler that
+# guards its requests: a browser launched here keeps it to proxied UDP, of which there is
+# none (the init script of flows/fetching/browser.py takes the API away everywhere).
+NO_WEBRTC_ARGS = [
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+]
+LAUNCH_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", *NO_WEBRTC_ARGS]
 
 
 @dataclass

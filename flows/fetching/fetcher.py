@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import time
 from collections import defaultdict
@@ -26,9 +27,10 @@ from protego import Protego
 
 from extractors.values import Outcome, Render, Via
 from flows.fetching.attempts import Answer, Attempt, FetchFailed, FetchRequest
+from flows.fetching.bodies import ACCEPT_ENCODING, read_body
 from flows.fetching.guard import AddressGuard
-from flows.fetching.http import HttpLoader, open_clients
-from flows.fetching.redirects import WEB_SCHEMES
+from flows.fetching.http import NOT_HTTP_ERRORS, HttpLoader, open_clients, send
+from flows.fetching.redirects import REDIRECT_STATUSES, WEB_SCHEMES, Redirects
 
 if TYPE_CHECKING:
     from flows.catalog import FetchSettings
@@ -131,12 +133,26 @@ class Fetcher:
     async def _from_archive(self, url: str, api: str) -> Attempt | None:
         """The archive's closest copy of url, fetched and timed at its capture time."""
         try:
+            headers = {"User-Agent": self.limits.user_agent, "Accept-Encoding": ACCEPT_ENCODING}
             async with asyncio.timeout(self.limits.timeout_s):
-                response = await self.client.get(
-                    api, params={"url": url}, headers={"User-Agent": self.limits.user_agent}
+                request = self.client.build_request(
+                    "GET", api, params={"url": url}, headers=headers
                 )
-            closest = response.json()["archived_snapshots"].get("closest") or {}
-        except (TimeoutError, httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError):
+                response = await send(self.client, request)
+                try:
+                    body = await read_body(response, self.limits.max_bytes)
+                finally:
+                    await response.aclose()
+            closest = json.loads(body)["archived_snapshots"].get("closest") or {}
+        except (
+            TimeoutError,
+            FetchFailed,
+            httpx.HTTPError,
+            *NOT_HTTP_ERRORS,
+            KeyError,
+            TypeError,
+            AttributeError,
+        ):
             return None
         copy_url = str(closest.get("url") or "")
         captured = _capture_time(str(closest.get("timestamp") or ""))
@@ -164,7 +180,7 @@ class Fetcher:
             answer = Answer(
                 outcome=Outcome.TIMEOUT, error=f"no answer within {self.limits.timeout_s:g}s"
             )
-        except httpx.HTTPError as e:
+        except (httpx.HTTPError, *NOT_HTTP_ERRORS) as e:
             answer = self.http.failure(e)
         elapsed_ms = int((time.monotonic() - t0) * 1000)
         return Attempt.of(request, started_at, elapsed_ms, answer)
@@ -186,18 +202,36 @@ class Fetcher:
         return rules is None or rules.can_fetch(url, self.limits.user_agent)
 
     async def _read_robots(self, origin: str) -> Protego | None:
+        """The host's rules, or None for none: robots.txt streamed and cut at
+        ROBOTS_MAX_BYTES, its redirects followed here under the same guard as a page's."""
+        url = origin + "/robots.txt"
+        redirects = Redirects(url, self.guard)
+        headers = {"User-Agent": self.limits.user_agent, "Accept-Encoding": ACCEPT_ENCODING}
         try:
             async with asyncio.timeout(self.limits.timeout_s):
-                response = await self.client.get(
-                    origin + "/robots.txt",
-                    headers={"User-Agent": self.limits.user_agent},
-                    follow_redirects=True,
-                )
-        except (TimeoutError, httpx.HTTPError):
-            return None  # unreachable robots.txt: the fetch itself will say why
-        if response.status_code != 200:
-            return None  # 4xx: no rules; 5xx: treated as no rules, the page fetch decides
-        return Protego.parse(response.text[:ROBOTS_MAX_BYTES])
+                while True:
+                    request = self.client.build_request("GET", url, headers=headers)
+                    response = await send(self.client, request)
+                    try:
+                        location = response.headers.get("location")
+                        if response.status_code in REDIRECT_STATUSES and location is not None:
+                            url = await redirects.follow(url, location)
+                            continue
+                        # read (the connection is kept for the page), cut past the limit
+                        body = await read_body(response, ROBOTS_MAX_BYTES, cut=True)
+                        if response.status_code != 200:
+                            return None  # 4xx: no rules; 5xx: the page fetch decides
+                        charset = response.charset_encoding or "utf-8"
+                    finally:
+                        await response.aclose()
+                    break
+        except (TimeoutError, FetchFailed, httpx.HTTPError, *NOT_HTTP_ERRORS):
+            return None  # unreachable or refused robots.txt: the fetch itself will say why
+        try:
+            text = body.decode(charset, errors="replace")
+        except LookupError:
+            text = body.decode("utf-8", errors="replace")
+        return Protego.parse(text)
 
 
 def _capture_time(stamp: str) -> datetime | None:

@@ -1,44 +1,77 @@
-"""Where a fetch may lead: a page on a public host may not send us to this machine or
-a private network (loopback, private and link-local addresses). URLs the user wrote on
-such an address are theirs to fetch."""
+"""Where a fetch may lead: a page on a public host may lead only to public addresses,
+those routable on the whole internet, never to this machine, a private network, a
+shared or special-purpose range or a multicast group. URLs the user wrote on such an
+address are theirs to fetch."""
 
 from __future__ import annotations
 
 import asyncio
 import ipaddress
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from urllib.parse import urlsplit
 
 Resolver = Callable[[str], list[str]]
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+# Ranges that `is_global` lets through in some Python releases but that no public page
+# has a reason to reach: IETF protocol assignments and shared address space (carrier NAT,
+# cloud metadata, VPN overlays).
+NOT_PUBLIC = (
+    ipaddress.ip_network("192.0.0.0/24"),
+    ipaddress.ip_network("100.64.0.0/10"),
+)
+NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
 
 
 def redirect_allowed(origin: str, target: str, resolve: Resolver) -> bool:
-    """A redirect may lead to this machine or a private network only from a URL the user
-    wrote on one: from a public host, loopback, private and link-local targets are refused."""
+    """A redirect may lead off the public internet only from a URL the user wrote there:
+    from a public host, only public targets are allowed."""
     if is_private(urlsplit(origin).hostname, resolve):
         return True
     return not is_private(urlsplit(target).hostname, resolve)
 
 
 def is_private(host: str | None, resolve: Resolver) -> bool:
+    """Whether `host` leads anywhere but the public internet (a host with no address
+    known leads nowhere: its fetch will say so)."""
     if not host:
         return False
     host = host.strip("[]").lower()
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
-        addresses = [ipaddress.ip_address(host)]
+        addresses: list[Address] = [ipaddress.ip_address(host)]
     except ValueError:
         addresses = []
         for address in resolve(host):
             try:
-                addresses.append(ipaddress.ip_address(address))
+                addresses.append(ipaddress.ip_address(address.split("%", 1)[0]))
             except ValueError:
                 continue
-    return any(
-        a.is_private or a.is_loopback or a.is_link_local or a.is_reserved or a.is_unspecified
-        for a in addresses
+    return not all(is_public(a) for a in addresses)
+
+
+def is_public(address: Address) -> bool:
+    """Routable on the whole internet, not multicast, and not wrapping an address that
+    is not (IPv4-mapped, 6to4, Teredo, NAT64)."""
+    return all(
+        a.is_global and not a.is_multicast and not any(a in n for n in NOT_PUBLIC)
+        for a in _unwrapped(address)
     )
+
+
+def _unwrapped(address: Address) -> Iterator[Address]:
+    """The address and every IPv4 address it carries."""
+    yield address
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            yield address.ipv4_mapped
+        if address.sixtofour is not None:
+            yield address.sixtofour
+        if address.teredo is not None:
+            yield from address.teredo
+        if any(address in n for n in NAT64):
+            yield ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
 
 
 async def resolve_hosts(hosts: Iterable[str | None]) -> Resolver:
@@ -49,7 +82,7 @@ async def resolve_hosts(hosts: Iterable[str | None]) -> Resolver:
     for host in {h for h in hosts if h}:
         try:
             infos = await loop.getaddrinfo(host, None)
-        except OSError:
+        except (OSError, UnicodeError):
             infos = []
         found[host] = [str(info[4][0]) for info in infos]
     return lambda host: found.get(host, [])
@@ -86,6 +119,8 @@ class AddressGuard:
         def resolve(host: str) -> list[str]:
             return self._addresses.get(host, [])
 
+        if t.netloc.lower() in self.public_origins:
+            return True
         if o.netloc.lower() in self.public_origins:
             return not is_private(t.hostname, resolve)
         return redirect_allowed(origin, target, resolve)

@@ -1,9 +1,9 @@
 """The HTTP loader: httpx's async client, redirects followed by hand, bodies bounded.
 
 Redirects follow the one policy of flows/fetching/redirects.py; bodies are streamed and
-cut at max_bytes of *decoded* content (a gzip bomb is too_large); error pages are read a
-little to tell a bot wall from a plain error. httpx's exceptions become the contract's
-fetch outcomes here.
+decoded here a piece at a time, cut at max_bytes of *decoded* content (a gzip bomb is
+too_large; flows/fetching/bodies.py); error pages are read a little to tell a bot wall
+from a plain error. httpx's exceptions become the contract's fetch outcomes here.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from extractors.encoding import decode_body
 from extractors.soft import classify_response
 from extractors.values import Outcome
 from flows.fetching.attempts import Answer, FetchFailed, FetchRequest
+from flows.fetching.bodies import ACCEPT_ENCODING, read_body
 from flows.fetching.guard import AddressGuard
 from flows.fetching.redirects import REDIRECT_STATUSES, Redirects
 
@@ -89,6 +90,7 @@ class HttpLoader:
         headers = {
             "User-Agent": self.limits.user_agent,
             "Accept": "text/html,text/plain;q=0.9,*/*;q=0.1",
+            "Accept-Encoding": ACCEPT_ENCODING,
         }
         if request.etag:
             headers["If-None-Match"] = request.etag
@@ -99,7 +101,7 @@ class HttpLoader:
         client = next(self._clients)
         while True:
             req = client.build_request("GET", url, headers=headers)
-            response = await client.send(req, stream=True, follow_redirects=False)
+            response = await send(client, req)
             try:
                 location = response.headers.get("location")
                 if response.status_code in REDIRECT_STATUSES and location is not None:
@@ -109,9 +111,9 @@ class HttpLoader:
             finally:
                 await response.aclose()
 
-    def failure(self, error: httpx.HTTPError) -> Answer:
+    def failure(self, error: Exception) -> Answer:
         """An exception of httpx's, as the outcome it is."""
-        return Answer(outcome=_classify(error), error=_describe(error))
+        return Answer.failure(failed(error))
 
     async def _read(self, response: httpx.Response, request: FetchRequest, url: str) -> Answer:
         status = response.status_code
@@ -137,7 +139,7 @@ class HttpLoader:
         mime = ctype.split(";")[0].strip().lower()
         if mime and mime not in HTML_TYPES:
             raise FetchFailed(Outcome.BAD_CONTENT, f"not HTML or text: {mime}", status)
-        body = await _read_capped(response, self.limits.max_bytes, status)
+        body = await read_body(response, self.limits.max_bytes, status)
         text, encoding = decode_body(body, response.charset_encoding)
         if text is None:
             raise FetchFailed(Outcome.BAD_CONTENT, "binary or undecodable content", status)
@@ -152,7 +154,7 @@ class HttpLoader:
     ) -> None:
         """An error page may be a bot wall (403, 429, 503 challenges): read a little of it."""
         try:
-            body = await _read_capped(response, ERROR_BODY_BYTES, status)
+            body = await read_body(response, ERROR_BODY_BYTES, status, cut=True)
         except FetchFailed:
             return
         text, _ = decode_body(body, response.charset_encoding)
@@ -161,15 +163,23 @@ class HttpLoader:
             raise FetchFailed(Outcome.BLOCKED, soft.reason, status)
 
 
-async def _read_capped(response: httpx.Response, max_bytes: int, status: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > max_bytes:
-            raise FetchFailed(Outcome.TOO_LARGE, f"body larger than {max_bytes} bytes", status)
-        chunks.append(chunk)
-    return b"".join(chunks)
+def failed(error: Exception) -> FetchFailed:
+    """An exception of httpx's (or a URL it could not take), as the outcome it is."""
+    if isinstance(error, httpx.TimeoutException):
+        return FetchFailed(Outcome.TIMEOUT, _describe(error))
+    return FetchFailed(_classify(error), _describe(error))
+
+
+async def send(client: httpx.AsyncClient, request: httpx.Request) -> httpx.Response:
+    """The response to `request`, redirects not followed. httpx reads a redirect's
+    Location even then, and raises InvalidURL for one it cannot parse (`mailto:`, `data:`):
+    that is the page's failure."""
+    try:
+        return await client.send(request, stream=True, follow_redirects=False)
+    except httpx.InvalidURL as e:
+        raise FetchFailed(
+            Outcome.BAD_CONTENT, f"redirect to a URL that cannot be fetched: {_describe(e)}"
+        ) from None
 
 
 def _retry_after(value: str | None, now: datetime) -> float | None:
@@ -188,7 +198,12 @@ def _retry_after(value: str | None, now: datetime) -> float | None:
     return max(0.0, (when - now).total_seconds())
 
 
-def _classify(error: httpx.HTTPError) -> Outcome:
+# What httpx raises that is not an httpx.HTTPError, or a URL it cannot parse: the page led
+# somewhere that cannot be fetched, which is its own failure.
+NOT_HTTP_ERRORS = (httpx.InvalidURL, httpx.CookieConflict, httpx.StreamError, ValueError)
+
+
+def _classify(error: Exception) -> Outcome:
     text = _describe(error).lower()
     if isinstance(error, httpx.ConnectError):
         if any(
@@ -199,7 +214,10 @@ def _classify(error: httpx.HTTPError) -> Outcome:
         if "ssl" in text or "certificate" in text or isinstance(error.__cause__, ssl.SSLError):
             return Outcome.TLS_ERROR
         return Outcome.CONNECT_ERROR
-    if isinstance(error, httpx.DecodingError | httpx.UnsupportedProtocol):
+    if isinstance(
+        error,
+        httpx.DecodingError | httpx.UnsupportedProtocol | httpx.LocalProtocolError,
+    ) or isinstance(error, NOT_HTTP_ERRORS):
         return Outcome.BAD_CONTENT
     return Outcome.CONNECT_ERROR
 

@@ -31,8 +31,14 @@ class Redirects:
 
     async def follow(self, current: str, location: str) -> str:
         """The URL a redirect from `current` to `location` leads to, or FetchFailed."""
-        target = urljoin(current, location)
-        if urlsplit(target).scheme not in WEB_SCHEMES:
+        try:
+            target = urljoin(current, location)
+            scheme = urlsplit(target).scheme
+        except ValueError:
+            raise FetchFailed(
+                Outcome.BAD_CONTENT, f"redirect to an invalid URL: {location[:200]!r}"
+            ) from None
+        if scheme not in WEB_SCHEMES:
             raise FetchFailed(Outcome.BAD_CONTENT, f"redirect to a non-http URL: {target}")
         if target in self.seen:
             raise FetchFailed(Outcome.REDIRECT_LOOP, f"redirect loop at {target}")

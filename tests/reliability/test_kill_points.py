@@ -2,7 +2,8 @@
 
 The refresh stops at a pause point (warehouse/pause.py: inert unless EVIDENCE_PAUSE_DIR
 arms it) inside the extraction of a page (a pool worker), inside a batch's write
-transaction, or inside the grading transaction, and is killed there with SIGKILL. What
+transaction, or inside the grading transaction (where the claims' values over time are
+written, and at its end), and is killed there with SIGKILL. What
 a user can read afterwards is compared with what the refresh before it left.
 """
 
@@ -34,8 +35,9 @@ VIEWS = (
     "fetches",
     "source_health",
     "grade_history",
+    "claim_values",
 )
-GRADES = ("record_status", "claim_status", "grade_history")
+GRADES = ("record_status", "claim_status", "grade_history", "claim_values")
 
 
 def state(db: Path) -> dict[str, list[tuple]]:
@@ -60,7 +62,7 @@ def refresh_at(config: Path, at: datetime, **env: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("point", ["extract", "write", "grade"])
+@pytest.mark.parametrize("point", ["extract", "write", "values", "grade"])
 def test_killed_inside_a_step_keeps_the_last_complete_state(
     web: WebServer, tmp_path: Path, point: str
 ) -> None:
@@ -96,8 +98,9 @@ def test_killed_inside_a_step_keeps_the_last_complete_state(
     assert orphans(proc.pid) == []  # the paused worker went with it
     check_consistent(db)
     after = state(db)
-    if point == "grade":
-        # every batch was stored; the grading transaction never committed: grades are
+    if point in ("values", "grade"):
+        # every batch was stored; the grading transaction never committed (killed with
+        # the claims' new values written in it, or at its end): grades and values are
         # the last complete grading's, while the new snapshots are there
         assert {v: after[v] for v in GRADES} == {v: before[v] for v in GRADES}
         assert len(after["snapshots"]) == len(before["snapshots"]) + SOURCES // 10

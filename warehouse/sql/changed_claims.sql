@@ -1,7 +1,9 @@
--- Current claim checks that found other numbers, with when the change was first seen:
--- the first fetch of the page that shows it. It stays put while refreshes find the same.
-SELECT c.record_id, c.claim_id, c.source_id, c.snapshot_id, c.found_text,
-       coalesce(s.fetched_at, c.checked_at) AS changed_at
-FROM claim_checks c
+-- Current claim checks that found other numbers or another status, with when the change
+-- was first seen: the first fetch of the page that shows it. It stays put while
+-- refreshes find the same.
+SELECT k.record_id, k.claim_id, k.source_id, k.snapshot_id, k.found_text, k.found_status,
+       c.status, coalesce(s.fetched_at, k.checked_at) AS changed_at
+FROM claim_checks k
+LEFT JOIN store.claims c USING (record_id, claim_id)
 LEFT JOIN snapshots s USING (snapshot_id)
-WHERE c.outcome = 'changed' AND c.checked_at IS NOT NULL
+WHERE k.outcome = 'changed' AND k.checked_at IS NOT NULL

@@ -1,0 +1,142 @@
+"""A claim's value on a page, and status claims checked by the status their page states.
+
+A claim watches one figure (the first of its quote, or the one `figure: N` names) or one
+status. Its value on a page is that figure as the page gives it (the quote's own when
+`confirmed`, the one found in its place when `changed`), or the status.
+
+A status claim is checked as any quote is; when the quote is not on the page, the
+passage nearest to it (the closest passage, scoring at least CLOSEST_MIN) is read for a
+status: another canonical status than the claim's makes the check `changed`, with the
+status found. A page that lacks the sentence keeps the check `absent`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from extractors.claims import NormalizedText, _quote, normalize_text
+from extractors.moves import figure_words
+from extractors.numbers import extract_numbers
+from extractors.sentences import sentence_around
+from extractors.statuses import extract_statuses
+from extractors.values import CheckOutcome, ClaimCheck, Status
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteFigure:
+    """A figure of a quote, as the claim matching reads it."""
+
+    value: float
+    currency: str | None
+    percent: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimValue:
+    """A claim's value on one page: a figure (value, unit, currency, as written) or a
+    status."""
+
+    value: float | None = None
+    unit: str | None = None
+    currency: str | None = None
+    status: Status | None = None
+    text: str | None = None
+
+
+def quote_figures(quote: str) -> tuple[QuoteFigure, ...]:
+    """The figures of a quote (numbers in names left out), in reading order."""
+    return tuple(QuoteFigure(f.value, f.currency, f.percent) for f in _quote(quote).figures)
+
+
+def quote_value(quote: str, figure: int | None, now: datetime) -> ClaimValue | None:
+    """The watched figure as the quote itself gives it (its unit and currency are the
+    claim's own), or None when the quote has none."""
+    figures = quote_figures(quote)
+    index = (figure or 1) - 1
+    if index >= len(figures):
+        return None
+    return _written(quote, figures[index].value, figures[index].currency, now) or ClaimValue(
+        value=figures[index].value,
+        currency=figures[index].currency,
+        unit="%" if figures[index].percent else None,
+    )
+
+
+def claim_value(
+    quote: str,
+    check: ClaimCheck,
+    now: datetime,
+    figure: int | None = None,
+    status: Status | None = None,
+) -> ClaimValue | None:
+    """The claim's value on the page the check was made on; None when the page gives
+    none (an absent quote)."""
+    if status is not None:
+        if check.outcome is CheckOutcome.CONFIRMED:
+            return ClaimValue(status=status, text=check.found_text or quote)
+        if check.outcome is CheckOutcome.CHANGED and check.found_status is not None:
+            return ClaimValue(status=check.found_status, text=check.found_text)
+        return None
+    if check.outcome is CheckOutcome.ABSENT:
+        return None
+    figures = quote_figures(quote)
+    index = (figure or 1) - 1
+    if index >= len(figures) or index >= len(check.found_values):
+        return None
+    value = check.found_values[index]
+    currency = figures[index].currency
+    wording = check.found_text or quote
+    return _written(wording, value, currency, now, nth=_nth(figures, index)) or ClaimValue(
+        value=value, currency=currency, unit="%" if figures[index].percent else None
+    )
+
+
+def _nth(figures: tuple[QuoteFigure, ...], index: int) -> int:
+    """How many figures before this one carry the same value (so that "$5 of $5" reads
+    the right one)."""
+    return sum(1 for f in figures[:index] if f.value == figures[index].value)
+
+
+def _written(
+    text: str, value: float, currency: str | None, now: datetime, nth: int = 0
+) -> ClaimValue | None:
+    """The figure of `text` with this value, as the grammar reads it (its unit, currency
+    and wording)."""
+    matches = [
+        n
+        for n in extract_numbers(text, now)
+        if n.value is not None and abs(n.value - value) <= 1e-9 * max(1.0, abs(value))
+    ]
+    if len(matches) <= nth:
+        return None
+    n = matches[nth]
+    return ClaimValue(
+        value=value, unit=n.unit, currency=n.currency or currency, text=figure_words(n)
+    )
+
+
+def check_status_claim(
+    quote: str, status: Status, check: ClaimCheck, page: NormalizedText | str
+) -> ClaimCheck:
+    """A status claim's check: `changed`, with the status found, when the quote is absent
+    and the passage nearest to it states another canonical status."""
+    if check.outcome is not CheckOutcome.ABSENT or not check.closest_text:
+        return check
+    if isinstance(page, str):
+        page = normalize_text(page)
+    # The closest passage is cut where the quote's length ends: the sentence around it
+    # (when not much longer) holds the whole statement ("no longer accepting ...").
+    passage = check.closest_text
+    sentence = sentence_around(page.original, passage)
+    if sentence is not None and len(sentence) <= 4 * max(len(quote), len(passage)):
+        passage = sentence
+    stated = [m.status for m in extract_statuses(passage)]
+    if not stated or status in stated:
+        return check
+    return replace(
+        check,
+        outcome=CheckOutcome.CHANGED,
+        found_text=passage,
+        found_status=stated[0],
+    )

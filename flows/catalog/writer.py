@@ -1,0 +1,277 @@
+"""Writing into a record's file as its keeper wrote it: a claim's new wording, a new
+source.
+
+The file is parsed with ruamel.yaml's round-trip composer, which keeps where every node
+starts and ends and how each scalar is quoted; an edit replaces only the bytes of the
+nodes it changes (or inserts the lines of a new item beside its siblings, indented and
+quoted as they are), so comments, key order, quoting and indentation of everything else
+stay byte for byte. The result is read back and must equal the data as it was with the
+change made, or nothing is written. Files are written whole or not at all: a temporary
+file beside the target, fsynced, then renamed over it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml as pyyaml
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from flows.catalog.yaml_lines import load_yaml
+from warehouse.errors import EvidenceError
+
+_FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Bytes `start` to `end` of the text become `text`."""
+
+    start: int
+    end: int
+    text: str
+
+
+class RecordFile:
+    """One record's file, read for editing: its text and the nodes of the record."""
+
+    def __init__(self, path: Path, record_id: str, text: str | None = None) -> None:
+        self.path = path
+        self.record_id = record_id
+        self.text = path.read_text(encoding="utf-8") if text is None else text
+        try:
+            root = YAML().compose(self.text)
+        except YAMLError as e:
+            raise EvidenceError(f"{path}: unparseable YAML ({e}); fix it first") from None
+        self.record = _record_node(root, record_id, path)
+        self.edits: list[Edit] = []
+        self.data = _data(self.text, path)
+        self.expected = _record_data(self.data, record_id)
+
+    def claim_node(self, claim_id: str) -> MappingNode:
+        claims = _get(self.record, "claims")
+        if isinstance(claims, SequenceNode):
+            for item in claims.value:
+                if isinstance(item, MappingNode) and _scalar(_get(item, "id")) == claim_id:
+                    return item
+        raise EvidenceError(f"{self.path}: record {self.record_id!r} has no claim {claim_id!r}")
+
+    def set_claim(self, claim_id: str, key: str, value: str) -> None:
+        """Give the claim's `key` (an existing one) a new string value, in its own style."""
+        node = _get(self.claim_node(claim_id), key)
+        if not isinstance(node, ScalarNode):
+            raise EvidenceError(f"{self.path}: claim {claim_id!r} has no {key} to replace")
+        flow = self._in_flow(node)
+        self.edits.append(
+            Edit(node.start_mark.index, node.end_mark.index, render(value, node.style, flow))
+        )
+        for claim in self.expected.get("claims") or []:
+            if isinstance(claim, dict) and claim.get("id") == claim_id:
+                claim[key] = value
+
+    def add_source(self, source: dict[str, str]) -> None:
+        """Append a source after the record's last one, written like it: the same form
+        (block or flow), indentation, key order and quoting."""
+        sources = _get(self.record, "sources")
+        if not isinstance(sources, SequenceNode) or not sources.value:
+            raise EvidenceError(f"{self.path}: record {self.record_id!r} has no sources list")
+        last = sources.value[-1]
+        styles = _styles(last)
+        order = [k for k in _keys(last) if k in source] + [
+            k for k in source if k not in _keys(last)
+        ]
+        if sources.flow_style:
+            body = ", ".join(f"{k}: {render(source[k], styles.get(k), True)}" for k in order)
+            close = self.text.rindex("]", sources.start_mark.index, sources.end_mark.index)
+            self.edits.append(Edit(close, close, f", {{{body}}}"))
+        else:
+            column = last.start_mark.column
+            dash = self.text.rindex("-", 0, last.start_mark.index)
+            dash_col = dash - (self.text.rfind("\n", 0, dash) + 1)
+            at = _line_end(self.text, _last_index(last))
+            if isinstance(last, MappingNode) and last.flow_style:
+                body = ", ".join(f"{k}: {render(source[k], styles.get(k), True)}" for k in order)
+                lines = [" " * dash_col + "-" + " " * (column - dash_col - 1) + f"{{{body}}}"]
+            else:
+                lines = [
+                    (
+                        " " * dash_col + "-" + " " * (column - dash_col - 1)
+                        if i == 0
+                        else " " * column
+                    )
+                    + f"{k}: {render(source[k], styles.get(k), False)}"
+                    for i, k in enumerate(order)
+                ]
+            text = "\n".join(lines) + "\n"
+            if at == len(self.text) and not self.text.endswith("\n"):
+                text = "\n" + text.rstrip("\n")
+            self.edits.append(Edit(at, at, text))
+        self.expected.setdefault("sources", []).append(dict(source))
+
+    def new_text(self) -> str:
+        """The file with every edit made; checked to read as the data with the changes."""
+        text = self.text
+        for e in sorted(self.edits, key=lambda e: e.start, reverse=True):
+            text = text[: e.start] + e.text + text[e.end :]
+        if _data(text, self.path) != self.data:
+            raise EvidenceError(
+                f"{self.path}: could not write the change without altering the rest of the "
+                "file; make it by hand"
+            )
+        return text
+
+    def _in_flow(self, node: Node) -> bool:
+        return _inside_flow(self.record, node)
+
+
+def render(value: str, style: str | None, flow: bool) -> str:
+    """A string as a YAML scalar: in `style` ('"', "'" or None for plain) when that style
+    can hold it, else double-quoted."""
+    if style == "'" and "\n" not in value:
+        return "'" + value.replace("'", "''") + "'"
+    if style is None and _plain_ok(value, flow):
+        return value
+    return json.dumps(value, ensure_ascii=False)  # JSON strings are YAML double-quoted ones
+
+
+def _plain_ok(value: str, flow: bool) -> bool:
+    if (
+        not value
+        or value != value.strip()
+        or "\n" in value
+        or (flow and _FLOW_UNSAFE.search(value))
+    ):
+        return False
+    try:
+        return pyyaml.safe_load(f"k: {value}\n") == {"k": value}
+    except pyyaml.YAMLError:
+        return False
+
+
+def diff_text(path: Path, before: str, after: str) -> str:
+    """A unified diff of the file, as git shows one."""
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            f"a/{str(path).lstrip('/')}",
+            f"b/{str(path).lstrip('/')}",
+        )
+    )
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace the file with `text` whole or not at all: written beside it, fsynced,
+    renamed over it (its mode kept)."""
+    target = path.resolve()
+    mode = target.stat().st_mode & 0o7777 if target.exists() else 0o644
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    dir_fd = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)  # the rename itself survives a crash
+    finally:
+        os.close(dir_fd)
+
+
+def file_digest(path: Path) -> str:
+    """The digest of a file's bytes: whether it changed since it was read."""
+    try:
+        return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+    except OSError:
+        return ""  # gone: differs from any digest of its bytes
+
+
+def _data(text: str, path: Path) -> Any:
+    data, _ = load_yaml(path, text.encode("utf-8"))
+    return data
+
+
+def _record_data(data: Any, record_id: str) -> dict:
+    items = data if isinstance(data, list) else [data]
+    return next(r for r in items if isinstance(r, dict) and r.get("id") == record_id)
+
+
+def _record_node(root: Node | None, record_id: str, path: Path) -> MappingNode:
+    items = root.value if isinstance(root, SequenceNode) else [root]
+    for item in items:
+        if isinstance(item, MappingNode) and _scalar(_get(item, "id")) == record_id:
+            return item
+    raise EvidenceError(f"{path}: no record {record_id!r} in it")
+
+
+def _get(node: Node | None, key: str) -> Node | None:
+    if isinstance(node, MappingNode):
+        for k, v in node.value:
+            if isinstance(k, ScalarNode) and k.value == key:
+                return v
+    return None
+
+
+def _scalar(node: Node | None) -> str | None:
+    return str(node.value) if isinstance(node, ScalarNode) else None
+
+
+def _keys(node: Node) -> list[str]:
+    return [k.value for k, _ in node.value] if isinstance(node, MappingNode) else []
+
+
+def _styles(node: Node) -> dict[str, str | None]:
+    """How a mapping's string values are quoted, by key; its URLs' style for `url`."""
+    if not isinstance(node, MappingNode):
+        return {}
+    return {k.value: v.style for k, v in node.value if isinstance(v, ScalarNode)}
+
+
+def _last_index(node: Node) -> int:
+    """Where the node's last scalar (or closing bracket) ends."""
+    if isinstance(node, ScalarNode) or getattr(node, "flow_style", False):
+        return int(node.end_mark.index)
+    children = [v for _, v in node.value] if isinstance(node, MappingNode) else node.value
+    return _last_index(children[-1]) if children else int(node.start_mark.index)
+
+
+def _line_end(text: str, index: int) -> int:
+    end = text.find("\n", index)
+    return len(text) if end < 0 else end + 1
+
+
+def _inside_flow(root: Node, target: Node) -> bool:
+    """Whether `target` sits inside a flow collection under `root`."""
+
+    def walk(node: Node, flow: bool) -> bool | None:
+        if node is target:
+            return flow
+        here = flow or bool(getattr(node, "flow_style", False))
+        if isinstance(node, MappingNode):
+            children = [c for pair in node.value for c in pair]
+        elif isinstance(node, SequenceNode):
+            children = node.value
+        else:
+            return None
+        for child in children:
+            found = walk(child, here)
+            if found is not None:
+                return found
+        return None
+
+    return bool(walk(root, False))

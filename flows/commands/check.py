@@ -1,0 +1,150 @@
+"""`evidence check`: the catalog checked offline, as CI and pre-commit run it.
+
+Every config error of every file, then every claim against the stored snapshots and
+every `expect:` (flows/commands/offline.py), said as problems at their place in a file:
+errors that fail the check, warnings that fail it with --strict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from flows.catalog import check_catalog
+from flows.commands.offline import (
+    DOUBTFUL,
+    UNCHECKED,
+    ClaimResult,
+    Evidence,
+    RecordResult,
+    SourceOutcome,
+    grade_records,
+)
+from warehouse.errors import ConfigError
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing `evidence check` reports, at its place in a file."""
+
+    level: str  # error | warning
+    kind: str  # config | claim | condition
+    file: str
+    line: int | None
+    message: str
+    record_id: str | None = None
+    claim_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    config_errors: tuple[ConfigError, ...]
+    records: tuple[RecordResult, ...]
+    db: Path
+    db_found: bool
+    snapshots: int
+    strict: bool = False
+    only_files: frozenset[Path] | None = field(default=None)
+
+    def problems(self) -> list[Problem]:
+        files = {e.file: i for i, e in reversed(list(enumerate(self.config_errors)))}
+        errors = sorted(self.config_errors, key=lambda e: (files[e.file], e.line or 0))
+        out = [  # file by file as read, each in the order of its lines
+            Problem("error", "config", e.file, e.line, e.reason)
+            for e in errors
+            if self._wanted(e.file)
+        ]
+        for record in self.records:
+            if not self._wanted(record.file):
+                continue
+            for claim in record.claims:
+                out.extend(self._claim_problems(claim))
+        return out
+
+    def _claim_problems(self, claim: ClaimResult) -> list[Problem]:
+        out = []
+        where = f"{claim.record_id}/{claim.claim_id}"
+        if claim.doubted:
+            level = "error" if claim.broken or self.strict else "warning"
+            said = "; ".join(_said(s) for s in claim.sources if s.outcome in DOUBTFUL)
+            held = [s.source_id for s in claim.sources if s.outcome == "confirmed"]
+            tail = f"; confirmed on {', '.join(held)}" if held else ""
+            out.append(
+                Problem(
+                    level,
+                    "claim",
+                    claim.file,
+                    claim.line,
+                    f"{where}: {said}{tail} (grade {claim.grade})",
+                    claim.record_id,
+                    claim.claim_id,
+                )
+            )
+        if claim.condition in ("warn", "fail"):
+            level = "error" if claim.condition == "fail" or self.strict else "warning"
+            out.append(
+                Problem(
+                    level,
+                    "condition",
+                    claim.file,
+                    claim.line,
+                    f"{where}: expect: {claim.condition_detail}",
+                    claim.record_id,
+                    claim.claim_id,
+                )
+            )
+        return out
+
+    def _wanted(self, file: str) -> bool:
+        return self.only_files is None or Path(file).resolve() in self.only_files
+
+    @property
+    def exit_code(self) -> int:
+        """0 when all hold, 1 when a claim or an `error` condition broke, 2 for a config
+        error."""
+        problems = self.problems()
+        if any(p.kind == "config" for p in problems):
+            return 2
+        return 1 if any(p.level == "error" for p in problems) else 0
+
+    def counts(self) -> dict[str, int]:
+        """Checks (claim x source) by outcome, of the files reported on."""
+        counts = dict.fromkeys(("confirmed", "changed", "absent", UNCHECKED), 0)
+        for record in self.records:
+            if self._wanted(record.file):
+                for claim in record.claims:
+                    for s in claim.sources:
+                        counts[s.outcome] += 1
+        return counts
+
+
+def _said(s: SourceOutcome) -> str:
+    if s.outcome == "changed" and s.found_status:
+        return f"changed on {s.source_id} ({s.role}): the page says {s.found_status!r}"
+    if s.outcome == "changed" and s.found_text:
+        return f"changed on {s.source_id} ({s.role}): the page says {s.found_text!r}"
+    return f"{s.outcome} on {s.source_id} ({s.role})"
+
+
+def run_check(
+    config_dir: Path,
+    db: Path,
+    strict: bool = False,
+    only_files: Iterable[Path] | None = None,
+) -> CheckReport:
+    """The catalog at config_dir, checked against the database at db (when there is
+    one); with only_files, only the problems of these files are reported."""
+    checked = check_catalog(config_dir)
+    found = db.is_file()
+    evidence = Evidence(db if found else None)
+    records = grade_records(checked.catalog, evidence)
+    return CheckReport(
+        config_errors=checked.errors,
+        records=tuple(records),
+        db=db,
+        db_found=found,
+        snapshots=evidence.snapshots,
+        strict=strict,
+        only_files=None if only_files is None else frozenset(p.resolve() for p in only_files),
+    )

@@ -1,0 +1,155 @@
+"""`evidence update ID CLAIM`: take a page's current wording into a claim, in the
+record's own file, then check and grade the record again against the stored pages (no
+fetch), so that a record whose primary agrees is `documented` at once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from extractors.statuses import extract_statuses
+from flows.catalog import (
+    Catalog,
+    RecordFile,
+    did_you_mean,
+    diff_text,
+    file_digest,
+    load_catalog,
+    write_atomically,
+)
+from flows.checks import check_claims
+from flows.planning import catalog_rows, keeping_rows
+from flows.runtime import clock
+from warehouse import keeping, store
+from warehouse.db import session
+from warehouse.errors import ConfigError, EvidenceError, WarehouseMissing
+from warehouse.keeping import CurrentCheck
+from warehouse.lock import refresh_lock
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """What `evidence update` did (or, with --dry-run, would do)."""
+
+    record_id: str
+    claim_id: str
+    source_id: str
+    path: Path
+    diff: str
+    written: bool
+    before: tuple[str, str] | None = None  # the record's (grade, freshness)
+    after: tuple[str, str] | None = None
+
+
+def update_claim(
+    catalog: Catalog,
+    db: Path,
+    record_id: str,
+    claim_id: str,
+    source_id: str | None = None,
+    dry_run: bool = False,
+) -> Update:
+    """Write the wording of the claim's page into its quote (and status), or raise an
+    EvidenceError naming why not, the file untouched."""
+    record = next((r for r in catalog.records if r.id == record_id), None)
+    if record is None:
+        known = {r.id for r in catalog.records}
+        raise EvidenceError(f"no record {record_id!r}{did_you_mean(record_id, known)}")
+    claim = next((c for c in record.config.claims if c.id == claim_id), None)
+    if claim is None:
+        known = {c.id for c in record.config.claims}
+        raise EvidenceError(
+            f"record {record_id!r} has no claim {claim_id!r}{did_you_mean(claim_id, known)}"
+        )
+    if not db.exists():
+        raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
+    path = Path(record.file)
+    now = clock.now()
+    with refresh_lock(db), session(db, now=now) as con:
+        stored = keeping.stored_file(con, record_id)
+        if stored is None:
+            raise EvidenceError(
+                f"{record_id} has not been refreshed yet: run `evidence refresh --record "
+                f"{record_id}` first"
+            )
+        if stored.digest != file_digest(path):
+            raise EvidenceError(
+                f"{path} changed since the last refresh: run `evidence refresh --record "
+                f"{record_id}` first, so that the wording is taken from pages checked "
+                "against the file as it is"
+            )
+        check = _choose(keeping.current_checks(con, record_id, claim_id), claim_id, source_id)
+        words = " ".join((check.found_text or check.closest_text or "").split())
+        status = claim.status.value if claim.status else None
+        new_status = status
+        if status is not None:
+            found = [m.status.value for m in extract_statuses(words)]
+            new_status = check.found_status or (found[0] if found else status)
+        before_text = path.read_text(encoding="utf-8")
+        file = RecordFile(path, record_id, before_text)
+        file.set_claim(claim_id, "quote", words)
+        if new_status != status and new_status is not None:
+            file.set_claim(claim_id, "status", new_status)
+        after_text = file.new_text()
+        diff = diff_text(path, before_text, after_text)
+        if dry_run:
+            return Update(record_id, claim_id, check.source_id, path, diff, False)
+        grade_before = keeping.record_grade(con, record_id)
+        write_atomically(path, after_text)
+        try:
+            updated = load_catalog(catalog.config_dir)
+        except ConfigError:
+            write_atomically(path, before_text)
+            raise
+        store.sync_catalog(con, *catalog_rows(updated))
+        keeping.sync_keeping(con, *keeping_rows(updated))
+        keeping.note_update(con, check, record_id, claim_id, words, new_status, now)
+        check_claims(con)
+        store.grade_all(con)
+        grade_after = keeping.record_grade(con, record_id)
+    return Update(record_id, claim_id, check.source_id, path, diff, True, grade_before, grade_after)
+
+
+def _choose(checks: list[CurrentCheck], claim_id: str, source_id: str | None) -> CurrentCheck:
+    """The check whose page's wording is taken: the named source's, else the first primary
+    that shows the claim `changed`, else the first with a passage near the quote, then the
+    same among third parties."""
+    if source_id is not None:
+        named = [c for c in checks if c.source_id == source_id]
+        if not named:
+            known = {c.source_id for c in checks}
+            raise EvidenceError(
+                f"claim {claim_id!r} has no checked page on source {source_id!r}"
+                + (f"; checked on: {', '.join(sorted(known))}" if known else "")
+            )
+        check = named[0]
+        if check.outcome == "confirmed":
+            raise EvidenceError(
+                f"{claim_id} is confirmed on {source_id}: its quote is on the page, nothing to take"
+            )
+        if not (check.found_text or check.closest_text):
+            raise EvidenceError(
+                f"no passage of {source_id}'s page is near the quote of {claim_id}: "
+                "write the new quote by hand (`evidence show` gives the page's figures)"
+            )
+        return check
+    if not checks:
+        raise EvidenceError(f"{claim_id} has no checked page yet: run `evidence refresh` first")
+    agree = [c.source_id for c in checks if c.role == "primary" and c.outcome == "confirmed"]
+    if agree:
+        raise EvidenceError(
+            f"{claim_id} is confirmed on its primary source {agree[0]}: nothing to take "
+            "(--source SOURCE takes another page's wording all the same)"
+        )
+    for role in ("primary", "third-party"):
+        mine = [c for c in checks if c.role == role]
+        for c in [c for c in mine if c.outcome == "changed" and c.found_text] + [
+            c for c in mine if c.outcome != "confirmed" and c.closest_text
+        ]:
+            return c
+    if all(c.outcome == "confirmed" for c in checks):
+        raise EvidenceError(f"{claim_id} is confirmed on every page: nothing to take")
+    raise EvidenceError(
+        f"no page has a passage near the quote of {claim_id}: write the new quote by hand "
+        "(`evidence show` gives the page's figures)"
+    )

@@ -1,0 +1,136 @@
+"""`render: browser` sources keep to max_bytes too: every answer a page gets is read in
+pieces and refused once what it decodes to passes the limit, before the browser holds it;
+an endless body ends at the limit."""
+
+from __future__ import annotations
+
+import gzip
+import threading
+import time
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler
+
+import pytest
+from servers import Page, WebServer
+from support import require_browser
+
+from extractors.values import Outcome, Render
+from flows.catalog import FetchSettings
+from flows.fetching import FetchRequest, fetch_batch
+from security.peaks import run_probe
+
+require_browser()
+
+LIMITS = FetchSettings(
+    timeout_s=10, retries=0, user_agent="t", max_bytes=1_000_000, browser_concurrency=1
+)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def render(url: str) -> list:
+    request = FetchRequest(url, render=Render.BROWSER, obey_robots=False)
+    return fetch_batch([request], LIMITS, now)[url]
+
+
+class Endless:
+    """An HTML body with no length that never ends; counts what it sent before the
+    reader hung up."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.done = threading.Event()
+
+    def __call__(self, h: BaseHTTPRequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html")
+        h.send_header("Connection", "close")
+        h.end_headers()
+        h.close_connection = True
+        piece = b"<p>" + b"endless " * 8000 + b"</p>\n"
+        try:
+            while self.sent < 2_000_000_000:
+                h.wfile.write(piece)
+                self.sent += len(piece)
+        except OSError:
+            pass
+        finally:
+            self.done.set()
+
+
+@pytest.mark.slow
+def test_an_endless_body_ends_at_the_limit(web: WebServer) -> None:
+    endless = Endless()
+    web.routes["/endless"] = endless
+    t0 = time.monotonic()
+    (got,) = render(web.url("/endless"))
+    assert got.outcome is Outcome.TOO_LARGE, (got.outcome, got.error)
+    assert time.monotonic() - t0 < LIMITS.timeout_s + 30  # and a browser's start
+    assert endless.done.wait(10)
+    assert endless.sent < 30_000_000
+
+
+@pytest.mark.slow
+def test_a_script_bomb_is_refused_and_the_page_still_renders(web: WebServer) -> None:
+    web.routes["/page"] = Page(
+        "<html><body><main><p id='t'>Loading</p></main><script>"
+        "fetch('/data.json').then(r => r.text())"
+        ".then(t => { document.getElementById('t').textContent = 'got ' + t.length; })"
+        ".catch(() => { document.getElementById('t').textContent = 'refused, 9 seats'; });"
+        "</script></body></html>"
+    )
+    web.routes["/data.json"] = Page(
+        gzip.compress(b"0" * 64_000_000, 1),
+        content_type="application/json",
+        headers={"Content-Encoding": "gzip"},
+        etag=False,
+    )
+    (got,) = render(web.url("/page"))
+    assert got.outcome is Outcome.OK and "refused, 9 seats" in (got.text or ""), got.text
+
+
+def test_a_gzip_page_reaches_the_browser_decoded(web: WebServer) -> None:
+    web.routes["/gz"] = Page(
+        gzip.compress(b"<html><body><main><p>First page, 4 seats.</p></main></body></html>"),
+        headers={"Content-Encoding": "gzip"},
+    )
+    (got,) = render(web.url("/gz"))
+    assert got.outcome is Outcome.OK and "4 seats" in (got.text or "")
+
+
+PROBE = """
+import sys
+from datetime import UTC, datetime
+from extractors.values import Render
+from flows.catalog import FetchSettings
+from flows.fetching import FetchRequest, fetch_batch
+limits = FetchSettings(timeout_s=30, retries=0, user_agent="t", browser_concurrency=1)
+peaks = []
+for url in sys.argv[1:]:
+    request = FetchRequest(url, render=Render.BROWSER, obey_robots=False)
+    (got,) = fetch_batch([request], limits, lambda: datetime.now(UTC))[url]
+    peaks.append(tree_mb())
+print(got.outcome.value, own_mb(), *peaks)
+"""
+GROWTH_BOUND_MB = 150  # over a small page's render: 5 MB of body, and the noise of a launch
+
+
+@pytest.mark.slow
+def test_a_gzip_bomb_page_is_too_large_with_bounded_memory(web: WebServer) -> None:
+    """256 MiB behind gzip, rendered with the default limits in a fresh process after a
+    small page: the process tree's peak (this process, Playwright's driver, Chromium's)
+    grows by little more than the limit."""
+    web.routes["/small"] = Page(
+        "<html><body><main><p>A small page, 3 seats.</p></main></body></html>"
+    )
+    web.routes["/bomb"] = Page(
+        gzip.compress(b"<p>" + b"0" * (256 << 20), 9),
+        headers={"Content-Encoding": "gzip"},
+        etag=False,
+    )
+    outcome, own, small, bomb = run_probe(PROBE, web.url("/small"), web.url("/bomb"))
+    print(f"\nbrowser gzip bomb: {outcome}, peak {own} MB here; tree {small} MB, then {bomb} MB")
+    assert outcome == "too_large"
+    assert int(bomb) - int(small) < GROWTH_BOUND_MB

@@ -1,0 +1,159 @@
+"""The record-file writer: only the lines of what changes change, in the file's own
+style; written whole or not at all."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+from extractors.candidates import Candidate
+from flows.catalog import RecordFile, diff_text, write_atomically
+from flows.commands.suggest import _claim_lines
+from warehouse.errors import EvidenceError
+
+BLOCK = textwrap.dedent(
+    """\
+    # kept by hand; comments stay
+    - id: acme   # the first record
+      title: 'Acme credits'
+      review_by: 2027-01-01
+      sources:
+          -   id: own
+              url: 'https://acme.example/credits'   # the organisation's page
+              role: primary
+
+          # third parties below
+      claims:
+          -   id: gpu-credits
+              quote: "$4,000 in GPU credits"  # the headline
+          -   id: applications
+              quote: Applications are open
+              status: open
+    - id: other
+      title: Other
+      sources: [{id: o, url: "https://other.example/", role: primary}]
+      claims: [{id: c, quote: "a, b and c"}]
+    """
+)
+
+
+def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    diff = diff_text(Path("r.yaml"), before, after).splitlines()[2:]
+    gone = [line[1:] for line in diff if line.startswith("-")]
+    came = [line[1:] for line in diff if line.startswith("+")]
+    return gone, came
+
+
+@pytest.mark.parametrize(
+    ("claim", "key", "value", "line_before", "line_after"),
+    [
+        (
+            "gpu-credits",
+            "quote",
+            "$2,500 in GPU credits",
+            '          quote: "$4,000 in GPU credits"  # the headline',
+            '          quote: "$2,500 in GPU credits"  # the headline',
+        ),
+        (
+            "applications",
+            "quote",
+            "Applications are closed",
+            "          quote: Applications are open",
+            "          quote: Applications are closed",
+        ),
+        (  # plain style cannot hold ": " or " #": double quotes for this scalar only
+            "applications",
+            "quote",
+            "Applications: closed #2027",
+            "          quote: Applications are open",
+            '          quote: "Applications: closed #2027"',
+        ),
+        (
+            "applications",
+            "status",
+            "closed",
+            "          status: open",
+            "          status: closed",
+        ),
+    ],
+)
+def test_a_claim_edit_changes_only_its_line(
+    tmp_path: Path, claim: str, key: str, value: str, line_before: str, line_after: str
+) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(BLOCK)
+    file = RecordFile(path, "acme")
+    file.set_claim(claim, key, value)
+    after = file.new_text()
+    assert changed_lines(BLOCK, after) == ([line_before], [line_after])
+    data = yaml.safe_load(after)
+    claims = {c["id"]: c for c in data[0]["claims"]}
+    assert claims[claim][key] == value
+
+
+def test_a_flow_claim_keeps_its_flow_and_quotes_what_flow_cannot_hold(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(BLOCK)
+    file = RecordFile(path, "other")
+    file.set_claim("c", "quote", "x, y: z")
+    after = file.new_text()
+    assert changed_lines(BLOCK, after) == (
+        ['  claims: [{id: c, quote: "a, b and c"}]'],
+        ['  claims: [{id: c, quote: "x, y: z"}]'],
+    )
+
+
+def test_a_new_source_is_written_like_its_siblings(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(BLOCK)
+    file = RecordFile(path, "acme")
+    file.add_source({"id": "blog", "url": "https://blog.example/acme", "role": "third-party"})
+    after = file.new_text()
+    gone, came = changed_lines(BLOCK, after)
+    assert gone == []
+    assert came == [
+        "      -   id: blog",
+        "          url: 'https://blog.example/acme'",
+        "          role: third-party",
+    ]
+    # in a flow list: one more mapping inside the brackets
+    file = RecordFile(path, "other")
+    file.add_source({"id": "b", "url": "https://b.example/", "role": "third-party"})
+    gone, came = changed_lines(BLOCK, file.new_text())
+    assert came == [
+        '  sources: [{id: o, url: "https://other.example/", role: primary}, '
+        '{id: b, url: "https://b.example/", role: third-party}]'
+    ]
+
+
+def test_unknown_claim_or_record_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(BLOCK)
+    with pytest.raises(EvidenceError, match="no claim 'nope'"):
+        RecordFile(path, "acme").set_claim("nope", "quote", "x")
+    with pytest.raises(EvidenceError, match="no record 'ghost'"):
+        RecordFile(path, "ghost")
+
+
+def test_a_failed_write_leaves_the_file_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(BLOCK)
+    os.chmod(path, 0o640)
+    write_atomically(path, "id: x\n")
+    assert path.read_text() == "id: x\n"
+    assert path.stat().st_mode & 0o777 == 0o640  # its mode kept
+    assert [p.name for p in tmp_path.iterdir()] == ["r.yaml"]  # no temporary file left
+    with pytest.raises(TypeError):  # fails while writing the temporary file
+        write_atomically(path, 12)  # type: ignore[arg-type]
+    assert path.read_text() == "id: x\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.yaml"]
+
+
+def test_suggested_claim_ids_are_new_to_the_record() -> None:
+    found = [Candidate(quote="Up to $5,000", score=1.0, what="money 5000 USD", slug="money")]
+    lines = _claim_lines(found, "", "blog", {"money", "money-2"})
+    assert lines[0].startswith("- id: money-3 ")

@@ -1,0 +1,126 @@
+-- What needs a person, one row each, most urgent first (CONTRACT.md, "Keeping the
+-- catalog"): broken `error` conditions, claims `changed` or `absent` on a primary, broken
+-- `warn` conditions, pages held for review or needing a browser, unreachable sources,
+-- records stale or past review_by. Within a kind, records come in the order of
+-- `evidence status` and the site's index.
+WITH record_order AS (
+    SELECT record_id,
+           CASE WHEN grade = 'contradicted' THEN 0 WHEN freshness <> 'fresh' THEN 1 ELSE 2 END
+               AS o1,
+           CASE grade WHEN 'contradicted' THEN 0 WHEN 'unverified' THEN 1
+                      WHEN 'reported' THEN 2 ELSE 3 END AS o2,
+           stale_on, freshness
+    FROM record_status
+), moved AS (      -- claims changed or absent on a primary page that counts
+    SELECT k.record_id, k.claim_id, k.source_id, k.outcome, k.found_text, k.found_values,
+           k.closest_text, k.found_status, c.quote, c.status, k.snapshot_id,
+           c.position AS claim_pos,
+           s.position AS source_pos
+    FROM store.current_checks k
+    JOIN store.claims c USING (record_id, claim_id)
+    JOIN store.sources s USING (record_id, source_id)
+    WHERE k.role = 'primary' AND k.outcome IN ('changed', 'absent')
+), streak AS (     -- since when: the first snapshot of the run of checks that read so
+    SELECT m.record_id, m.claim_id, m.source_id,
+           max(h.snapshot_id) FILTER (
+               WHERE h.outcome <> m.outcome
+                  OR coalesce(h.found_values, []) <> coalesce(m.found_values, [])
+           ) AS last_other
+    FROM moved m
+    JOIN store.checks h
+      ON h.record_id = m.record_id AND h.claim_id = m.claim_id AND h.source_id = m.source_id
+     AND h.quote = m.quote AND h.snapshot_id <= m.snapshot_id
+    GROUP BY ALL
+), since AS (
+    SELECT m.record_id, m.claim_id, m.source_id, min(sn.fetched_at) AS since
+    FROM moved m
+    JOIN streak st USING (record_id, claim_id, source_id)
+    JOIN store.checks h
+      ON h.record_id = m.record_id AND h.claim_id = m.claim_id AND h.source_id = m.source_id
+     AND h.quote = m.quote AND h.snapshot_id <= m.snapshot_id
+     AND h.snapshot_id > coalesce(st.last_other, -1)
+    JOIN store.snapshots sn ON sn.snapshot_id = h.snapshot_id
+    GROUP BY ALL
+), live AS (      -- live fetches of each configured source: source_health's rule,
+                  -- without the due times that view also works out
+    SELECT f.record_id, f.source_id, f.fetch_id, f.run_id, f.started_at, f.outcome,
+           f.http_status, f.error, f.outcome IN ('ok', 'not_modified') AS ok
+    FROM store.fetches f JOIN store.sources s USING (record_id, source_id, url)
+    WHERE f.via = 'live'
+), last_ok AS (
+    SELECT record_id, source_id, max(fetch_id) AS fetch_id FROM live WHERE ok GROUP BY ALL
+), failing AS (    -- sources whose current run of live fetches failed
+    SELECT l.record_id, l.source_id, min(l.started_at) AS since,
+           count(DISTINCT l.run_id) AS failures,
+           arg_max(l.outcome, l.fetch_id) AS outcome,
+           arg_max(l.http_status, l.fetch_id) AS http_status,
+           arg_max(l.error, l.fetch_id) AS error
+    FROM live l LEFT JOIN last_ok o USING (record_id, source_id)
+    WHERE NOT l.ok AND l.fetch_id > coalesce(o.fetch_id, -1)
+    GROUP BY ALL
+), held AS (       -- the newest page held for review, or an app shell read over HTTP
+    SELECT l.record_id, l.source_id, r.reason, r.flagged_at, sn.fetched_at,
+           r.reason IS NULL AS shell
+    FROM store.latest_snapshots l
+    JOIN store.snapshots sn USING (snapshot_id)
+    JOIN store.pages p USING (content_hash)
+    LEFT JOIN store.held_snapshots r ON r.snapshot_id = l.snapshot_id
+    WHERE r.reason IS NOT NULL OR (sn.render = 'http' AND p.app_shell)
+), broken AS (     -- conditions that do not hold, since the primary value that broke them
+    SELECT k.record_id, k.claim_id, k.condition, k.detail, c.position,
+           (SELECT min(v.first_seen_at) FROM store.claim_values v
+            JOIN store.sources s USING (record_id, source_id)
+            WHERE v.record_id = k.record_id AND v.claim_id = k.claim_id AND v.current
+              AND s.role = 'primary') AS since
+    FROM store.claim_conditions k JOIN store.claims c USING (record_id, claim_id)
+    WHERE k.condition IN ('fail', 'warn')
+), reviewed AS (   -- the newest `evidence update` of each claim
+    SELECT record_id, claim_id, max(updated_at) AS updated_at
+    FROM store.claim_updates GROUP BY ALL
+), items AS (
+    SELECT CASE condition WHEN 'fail' THEN 0 ELSE 2 END AS rank, record_id,
+           claim_id AS subject, NULL::VARCHAR AS source_id,
+           'condition-' || condition AS kind, NULL::VARCHAR AS quote, NULL::VARCHAR AS status,
+           NULL::VARCHAR AS found_text, NULL::DOUBLE[] AS found_values,
+           NULL::VARCHAR AS closest_text, NULL::VARCHAR AS found_status, detail,
+           NULL::INTEGER AS failures, since, position AS pos1, 0 AS pos2
+    FROM broken
+    UNION ALL
+    SELECT 1, m.record_id, m.claim_id, m.source_id, m.outcome,
+           m.quote, m.status, m.found_text, m.found_values, m.closest_text, m.found_status,
+           NULL, NULL, i.since, m.claim_pos, m.source_pos
+    FROM moved m JOIN since i USING (record_id, claim_id, source_id)
+    UNION ALL
+    SELECT 3, h.record_id, h.source_id, h.source_id,
+           CASE WHEN h.shell THEN 'needs-browser' ELSE 'held' END,
+           NULL, NULL, NULL, NULL, NULL, NULL,
+           coalesce(h.reason, 'over HTTP the page is an app shell with no text'), NULL,
+           coalesce(h.flagged_at, h.fetched_at), 0, so.position
+    FROM held h JOIN store.sources so USING (record_id, source_id)
+    UNION ALL
+    SELECT 4, f.record_id, f.source_id, f.source_id, 'unreachable',
+           NULL, NULL, NULL, NULL, NULL, NULL,
+           f.outcome || coalesce(' ' || f.http_status, '')
+               || coalesce(': ' || split_part(f.error, chr(10), 1), ''),
+           f.failures::INTEGER, f.since, 0, so.position
+    FROM failing f JOIN store.sources so USING (record_id, source_id)
+    UNION ALL
+    SELECT 5, record_id, NULL, NULL, 'stale', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+           stale_on, -1, 0
+    FROM record_order WHERE freshness = 'stale'
+    UNION ALL
+    SELECT 5, d.record_id, d.claim_id, NULL, 'review-by', NULL, NULL, NULL, NULL, NULL, NULL,
+           NULL, NULL, d.review_by::TIMESTAMPTZ, coalesce(c.position, -1), 1
+    FROM store.review_dates d
+    LEFT JOIN store.claims c USING (record_id, claim_id)
+    LEFT JOIN reviewed u
+      ON u.record_id = d.record_id AND (d.claim_id IS NULL OR u.claim_id = d.claim_id)
+     AND u.updated_at >= d.review_by::TIMESTAMPTZ
+    WHERE d.review_by <= (evidence_now() AT TIME ZONE 'UTC')::DATE AND u.record_id IS NULL
+)
+SELECT i.rank, i.record_id, i.subject, i.source_id, i.kind, i.quote, i.status, i.found_text,
+       i.found_values, i.closest_text, i.found_status, i.detail, i.failures, i.since, f.config_file
+FROM items i
+JOIN record_order o USING (record_id)
+LEFT JOIN store.records f USING (record_id)
+ORDER BY i.rank, o.o1, o.o2, i.record_id, i.pos1, i.pos2, i.kind;
