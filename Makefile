@@ -13,10 +13,11 @@ export DO_NOT_TRACK ?= 1
 all: $(STAMP)
 
 # The versions CI tested, from requirements.lock (hashes checked); then the project itself.
-$(STAMP): pyproject.toml requirements.lock
+$(STAMP): pyproject.toml requirements.lock requirements.overrides
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	$(UV) pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
+	$(UV) pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock \
+	  --override requirements.overrides
 	$(UV) pip install --quiet --compile-bytecode --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
 
@@ -50,7 +51,7 @@ bench: $(STAMP)
 # After a change to the dependencies in pyproject.toml: pin them again.
 lock: $(STAMP)
 	$(UV) pip compile pyproject.toml --extra dev --extra dask --python-version 3.11 --generate-hashes \
-	  --no-header --quiet -o requirements.lock
+	  --override requirements.overrides --no-header --quiet -o requirements.lock
 
 clean:
 	rm -rf $(VENV) data .pytest_cache .mypy_cache .ruff_cache

@@ -1,6 +1,6 @@
 """Simulation: refreshing what is due against fetching everything daily.
 
-    .venv/bin/python bench/schedule.py [--sources 10000] [--days 90] [--threshold 0.5]
+    .venv/bin/python bench/schedule.py [--sources 10000] [--days 90] [--threshold 0.1]
 
 N sources (5 a record, 15-day windows), each with a true change rate: about 60% never
 change, 30% about monthly, 10% about weekly (Poisson, seeded). One scheduled run a day
@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from flows.catalog import Settings
 from warehouse import queries, store
 from warehouse.db import connect, insert_rows
 from warehouse.rows import RecordRow, SourceRow
@@ -52,7 +53,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sources", type=int, default=10_000)
     parser.add_argument("--days", type=int, default=90)
-    parser.add_argument("--threshold", type=float, default=0.5, help="schedule.change_threshold")
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=Settings().schedule.change_threshold,
+        help="schedule.change_threshold (default: the setting's)",
+    )
     parser.add_argument("--seed", type=int, default=32)
     args = parser.parse_args()
     rng = random.Random(args.seed)

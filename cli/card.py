@@ -23,6 +23,8 @@ def render_card(data: dict[str, Result]) -> str:
     if fields:
         out.append("")
     out.append(evidence_line(rec["grade"], _rows(data["claims"]), _rows(data["checks"])))
+    health = _rows(data["sources"])
+    out += [f"  {line}" for line in _held(rec["record_id"], health)]  # beside what it holds
     out.append(freshness_line(rec["freshness"], rec["checked_at"], rec["stale_on"], rec["via"]))
     window_days = rec["window_s"] / 86400
     out.append(
@@ -80,27 +82,22 @@ def render_card(data: dict[str, Result]) -> str:
     numbers = [e for e in extracts if e["what"] == "number"]
     statuses = [e for e in extracts if e["what"] == "status"]
     out += ["", "Parsed numbers:"]
-    if numbers:
-        out.append(
-            _indent(
-                table(
-                    ["source", "kind", "value", "unit", "subject", "qualifier", "raw"],
-                    [
-                        (
-                            n["source_id"],
-                            n["kind"],
-                            _value(n),
-                            n["currency"] or n["unit"],
-                            n["subject"],
-                            n["qualifier"],
-                            n["raw"],
-                        )
-                        for n in numbers
-                    ],
-                )
+    for source_id, figures in _by_source(numbers).items():  # each source's figures together
+        out.append(f"  {source_id}:")
+        rows = [
+            (
+                n["kind"],
+                _value(n),
+                n["currency"] or n["unit"],
+                n["subject"],
+                n["qualifier"],
+                n["raw"],
             )
-        )
-    else:
+            for n in figures
+        ]
+        head = ["kind", "value", "unit", "subject", "qualifier", "raw"]
+        out.append(_indent(_indent(table(head, rows))))
+    if not numbers:
         out.append("  (none)")
     out += ["", "Statuses:"]
     if statuses:
@@ -112,8 +109,6 @@ def render_card(data: dict[str, Result]) -> str:
         out.append("  (none)")
 
     out += ["", "Sources:"]
-    columns, rows = data["sources"]
-    health = _rows((columns, rows))
     out.append(
         _indent(
             table(
@@ -145,13 +140,17 @@ def render_card(data: dict[str, Result]) -> str:
                 f"  {h['source_id']}: {h['needs_review']}; add `render: browser` to the "
                 "source in its record file"
             )
-        elif h["needs_review"]:
-            out.append(
-                f"  {h['source_id']}: newest page held for review ({h['needs_review']}); "
-                f"the previous one still counts. `evidence accept {rec['record_id']} "
-                f"{h['source_id']}` lets it count."
-            )
     return printable("\n".join(out))  # titles, fields and quotes are the user's and pages'
+
+
+def _held(record_id: str, health: list[dict[str, Any]]) -> list[str]:
+    """The sources whose newest page is held for review, said under the Evidence line."""
+    return [
+        f"{h['source_id']}: newest page held for review ({h['needs_review']}); the previous "
+        f"one still counts. `evidence accept {record_id} {h['source_id']}` lets it count."
+        for h in health
+        if h["needs_review"] and not h["needs_browser"]
+    ]
 
 
 def _by_source(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

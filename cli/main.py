@@ -161,7 +161,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("sources", "source health, one row per source")
     p.add_argument("--failing", action="store_true", help="only sources whose last attempt failed")
     p.add_argument(
-        "--due", action="store_true", help="what a `refresh --due` now would fetch, and why"
+        "--due",
+        action="store_true",
+        help="what the next scheduled run (schedule.cron) will fetch, and why",
+    )
+    p.add_argument(
+        "--at",
+        type=_date_arg,
+        metavar="TIME",
+        help="with --due: what a run at TIME would fetch (ISO-8601 with zone, or a date)",
     )
     _format_option(p)
 
@@ -438,6 +446,8 @@ class _TerminalSafe:
 
 
 def cmd_sources(args: argparse.Namespace) -> int:
+    if args.at is not None and not args.due:
+        raise EvidenceError("--at goes with --due: `evidence sources --due --at TIME`")
     if args.due:
         return _due_sources(args)
     with _reading(args) as con:
@@ -450,15 +460,23 @@ def cmd_sources(args: argparse.Namespace) -> int:
 
 
 def _due_sources(args: argparse.Namespace) -> int:
-    with _reading(args) as con:
+    """What the next scheduled run (or one at --at) fetches: the due rule asked at that
+    time, against what is stored now."""
+    config_dir = config_dir_from(args.config)
+    settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
+    at = args.at or settings.schedule.next_run(clock.now())
+    with session(_db_for_reading(args), read_only=True, now=at) as con:
         due = [d for d in queries.due_sources(con) if d.reason is not None]
     columns = ["record_id", "source_id", "reason", "next_due", "change_rate", "url"]
     rows: list[tuple[object, ...]] = [
         (d.record_id, d.source_id, d.reason, d.next_due, d.change_rate, d.url) for d in due
     ]
+    when = f"{'the run at' if args.at else 'the next scheduled run,'} {at:%Y-%m-%d %H:%M %Z}"
     if not rows and args.format == "table":
-        print("no source is due")
+        print(f"no source is due at {when}")
         return 0
+    if args.format == "table":
+        print(f"{len(rows)} source(s) due at {when}:")
     print(_formatted(args.format, columns, rows, max_width=70))
     return 0
 

@@ -5,10 +5,12 @@ string that came from a page is escaped."""
 from __future__ import annotations
 
 import html
+import re
 from collections import defaultdict
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
+from uuid import NAMESPACE_URL, uuid5
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
@@ -21,6 +23,7 @@ from warehouse.db import Connection
 from warehouse.outputs import file_in, output_dir, write_text
 
 SITE_TITLE = "Evidence catalog"
+PROJECT_URL = "https://github.com/evidence-pipeline/evidence-pipeline"
 # Okabe-Ito colours, distinguishable with every common colour blindness; the badges
 # carry the word as well.
 GRADE_COLOURS = {
@@ -50,6 +53,7 @@ def write_site(
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["url_breaks"] = url_breaks
     common = {"site_title": SITE_TITLE, "generated": now.strftime("%Y-%m-%d %H:%M UTC")}
     records = _rows(queries.site_records(con))
     history = defaultdict(list)
@@ -68,7 +72,7 @@ def write_site(
             0 if r["grade"] == "contradicted" else 1 if r["freshness"] != "fresh" else 2,
             0 if r["unreachable"] else 1,
             _ATTENTION.get(r["grade"], 9),
-            r["record_id"],
+            natural(r["record_id"]),
         )
     )
     out = output_dir(out)  # written through: a symlinked folder is followed
@@ -100,18 +104,21 @@ def write_site(
             env.get_template("record.html").render(root="../", **page, **common),
         )
     sources = _rows(queries.source_health(con))
-    sources.sort(key=lambda s: (bool(s["reachable"]), s["record_id"], s["source_id"]))
+    sources.sort(
+        key=lambda s: (bool(s["reachable"]), natural(s["record_id"]), natural(s["source_id"]))
+    )
     for s in sources:
         s["last_ok_at"] = _day(s["last_ok_at"])
     write_text(
         file_in(out, "sources.html"),
         env.get_template("sources.html").render(sources=sources, root="", **common),
     )
+    catalog = queries.catalog_uuid(con) or uuid5(NAMESPACE_URL, f"file:{out.resolve()}").hex
     write_text(
         file_in(out, "feed.xml"),
         env.get_template("feed.xml").render(
-            entries=_feed_entries(con, history),
-            feed_id="urn:evidence-pipeline:feed",
+            entries=_feed_entries(con, history, catalog),
+            feed_id=f"urn:evidence-pipeline:catalog:{catalog}",
             updated=now.astimezone(UTC).isoformat(),
             **common,
         ),
@@ -153,7 +160,8 @@ def dataset(
         ),
         "dateModified": now.astimezone(UTC).isoformat(),
         "variableMeasured": ["grade", "freshness", "checked_at", "stale_on"],
-        "creator": {"@type": "SoftwareApplication", "name": "evidence-pipeline"},
+        # schema.org: a Dataset's creator is an Organization or a Person
+        "creator": {"@type": "Organization", "name": "evidence-pipeline", "url": PROJECT_URL},
     }
     if license:
         data["license"] = license
@@ -188,6 +196,7 @@ def _record_page(
         shown[(v["claim_id"], v["source_id"])].append(v)
     for claim in claims:
         claim["checks"] = checks[claim["claim_id"]]
+        claim["dated"] = any(c["published_on"] or c["modified_on"] for c in claim["checks"])
         claim["values"] = [
             {
                 "source_id": source,
@@ -198,15 +207,17 @@ def _record_page(
             if claim_id == claim["claim_id"]
         ]
     claims.sort(key=lambda c: {"fail": 0, "warn": 1}.get(c["condition"] or "", 2))
-    extracts = [e for e in _rows(data["extracts"]) if e["what"] == "number"]
-    for e in extracts:
-        e["value_text"] = _value(e)
+    figures: dict[str, list[dict[str, Any]]] = {}
+    for e in _rows(data["extracts"]):
+        if e["what"] == "number":
+            e["value_text"] = _value(e)
+            figures.setdefault(e["source_id"], []).append(e)
     return {
         "record": record,
         "evidence": evidence,  # the card's sentence, from the rows of the grade
         "fields": [(f["name"], f["value"]) for f in record["fields"] or []],
         "claims": claims,
-        "extracts": extracts,
+        "figures": sorted(figures.items(), key=lambda kv: natural(kv[0])),
         "sources": _origins(data),
         "timeline": timeline_svg(history, now),
     }
@@ -231,6 +242,22 @@ def _origins(data: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def natural(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that reads the numbers in a name as numbers: r2 before r10."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part
+    )
+
+
+def url_breaks(url: str) -> Markup:
+    """A URL, escaped, in pieces that never break: a narrow column wraps it only after a
+    '/' or a '-', or before a '?', '&' or '#', never inside a word of it."""
+    pieces = re.split(r"(?<=[/-])(?![/-])|(?=[?&#])", url)
+    return Markup("<wbr>").join(
+        Markup('<span class="nowrap">{}</span>').format(p) for p in pieces if p
+    )
 
 
 def what_moved(record_id: str, history: list[dict[str, Any]], changes: dict[str, str]) -> str:
@@ -290,16 +317,40 @@ def timeline_svg(history: list[dict[str, Any]], now: datetime, width: int = 640)
             parts.append(
                 f'<rect x="{x:.1f}" y="4" width="{w:.1f}" height="22" fill="url(#stale)"/>'
             )
-    parts.append(f'<text x="0" y="42" font-size="11">{_day(start)}</text>')
-    parts.append(
-        f'<text x="{width}" y="42" font-size="11" text-anchor="end">{_day(now)}</text></svg>'
-    )
-    return Markup("".join(parts))
+    first, last = _ends(start, now)
+    parts.append(f'<text x="0" y="42" font-size="11">{first}</text>')
+    parts.append(f'<text x="{width}" y="42" font-size="11" text-anchor="end">{last}</text></svg>')
+    return Markup("".join(parts)) + _legend(history)
 
 
-def _feed_entries(con: Connection, history: dict[str, list[dict[str, Any]]]) -> list[dict]:
+def _ends(start: datetime, now: datetime) -> tuple[str, str]:
+    """The timeline's two ends, told apart: days, or times within the day it began."""
+    if _day(start) != _day(now):
+        return str(_day(start)), str(_day(now))
+    at = start.astimezone(UTC)
+    return f"{_day(start)} {at:%H:%M}", f"{now.astimezone(UTC):%H:%M} UTC (now)"
+
+
+def _legend(history: list[dict[str, Any]]) -> Markup:
+    """What the timeline's colours and hatching mean, for the grades it shows."""
+    grades = list(dict.fromkeys(row["grade"] for row in history))
+    items = [
+        Markup(
+            '<span class="key"><span class="swatch" style="background:{}"></span>{}</span>'
+        ).format(GRADE_COLOURS.get(g, "#999999"), g)
+        for g in grades
+    ]
+    if any(row["freshness"] != "fresh" for row in history):
+        items.append(Markup('<span class="key"><span class="swatch hatched"></span>stale</span>'))
+    return Markup('<p class="legend">') + Markup(" ").join(items) + Markup("</p>")
+
+
+def _feed_entries(
+    con: Connection, history: dict[str, list[dict[str, Any]]], catalog: str
+) -> list[dict]:
     """Grade and freshness changes (going stale among them) and claims now `changed`,
-    newest first."""
+    newest first, each dated by its change and named within the catalog's own id."""
+    base = f"urn:evidence-pipeline:catalog:{catalog}"
     entries = []
     for record_id, rows in history.items():
         for previous, row in zip([None, *rows], rows, strict=False):
@@ -315,7 +366,7 @@ def _feed_entries(con: Connection, history: dict[str, list[dict[str, Any]]]) -> 
             entries.append(
                 {
                     "title": what,
-                    "id": f"urn:evidence-pipeline:{record_id}:{row['changed_at'].isoformat()}",
+                    "id": f"{base}:{record_id}:{row['changed_at'].isoformat()}",
                     "updated": row["changed_at"].astimezone(UTC).isoformat(),
                     "record_id": record_id,
                     "summary": what,
@@ -326,7 +377,7 @@ def _feed_entries(con: Connection, history: dict[str, list[dict[str, Any]]]) -> 
         entries.append(
             {
                 "title": what,
-                "id": f"urn:evidence-pipeline:{v['record_id']}:{v['claim_id']}:"
+                "id": f"{base}:{v['record_id']}:{v['claim_id']}:"
                 f"{v['source_id']}:value:{v['first_seen_at'].isoformat()}",
                 "updated": v["first_seen_at"].astimezone(UTC).isoformat(),
                 "record_id": v["record_id"],
@@ -338,9 +389,9 @@ def _feed_entries(con: Connection, history: dict[str, list[dict[str, Any]]]) -> 
             {
                 "title": f"{c['record_id']} {c['claim_id']} changed on {c['source_id']}"
                 + (f": {c['status']} -> {c['found_status']}" if c["found_status"] else ""),
-                "id": f"urn:evidence-pipeline:{c['record_id']}:{c['claim_id']}:"
-                f"{c['source_id']}:{c['snapshot_id']}",
-                "updated": c["checked_at"].astimezone(UTC).isoformat(),
+                "id": f"{base}:{c['record_id']}:{c['claim_id']}:{c['source_id']}:"
+                f"{c['changed_at'].isoformat()}",
+                "updated": c["changed_at"].astimezone(UTC).isoformat(),
                 "record_id": c["record_id"],
                 "summary": f"now: {c['found_text']}",
             }

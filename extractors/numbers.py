@@ -60,7 +60,9 @@ _AGE = re.compile(r"[\s-]old\b", re.I)
 # the number follows a capitalised word ("The", "iPhone", "GeForce")
 _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
 # Thousands grouped by commas, or by spaces as French and the SI write them ("10 000").
-_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}(?![\d,.]|[ \u00a0\u202f]\d)|\d+(?:\.\d+)?"
+# A run of spaced numbers is no one number: at most four groups, and none after them.
+_SPACED = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}(?![\d,.]|[ \u00a0\u202f]\d)"
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + _SPACED + r"|\d+(?:\.\d+)?"
 # A decimal comma ("5,5 Go", "2,75 GB"): one or two digits after it are never a group
 # of thousands, so a measure reads it whatever the page's language.
 _FRACTION = r"[1-9]/[1-9]\d?(?!\d|/)"  # "1/8 OCPU": a share of a unit

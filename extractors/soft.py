@@ -3,7 +3,8 @@
 `classify_response` looks only at the response: a redirect to the site root or
 to a not-found path, a not-found title or main heading, a challenge or bot-wall
 page. `review_reason` compares a primary page with its last trusted snapshot.
-`is_app_shell` tells a page that JavaScript must fill in from one with no text.
+`is_app_shell` tells a page that JavaScript must fill in from one with no text;
+`is_placeholder` tells a rendered page that still shows what stands in for its text.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ _MOUNT = re.compile(
     re.I,
 )
 _SCRIPT_BUNDLE = re.compile(r"<script\b[^>]*\b(?:src=|type=[\"']?module)", re.I)
+_NON_WORD = re.compile(r"[^\w\s]+")
 _NEEDS_JS = re.compile(r"enable javascript|requires javascript|javascript (?:is )?required", re.I)
 
 
@@ -61,6 +63,7 @@ class Signals:
     # for each of those, a piece it shares with other markers (or None): where the piece
     # is not in the page, neither is any marker holding it
     marker_gates: tuple[bytes | None, ...] = ()
+    placeholder_lines: frozenset[str] = frozenset()
 
 
 @cache
@@ -78,6 +81,7 @@ def signals() -> Signals:
         markers,
         as_bytes,
         marker_gates(as_bytes or ()),
+        frozenset(_line_words(p) for p in raw.get("placeholder_lines", ())),
     )
 
 
@@ -208,3 +212,21 @@ def review_reason(
     if previously_confirmed >= 2 and confirmed == 0:
         return f"all {previously_confirmed} claims it confirmed are gone at once"
     return None
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether a rendered page's visible text (lines as the browser lays them out) is what
+    a page shows while its text is on its way: a loading line ("Loading…", "Please wait")
+    on a page with next to no text, or no words at all (a spinner)."""
+    if len(text.strip()) >= SHELL_TEXT:
+        return False
+    lines = [_line_words(line) for line in text.splitlines()]
+    words = [line for line in lines if line]
+    if not words:
+        return True
+    return any(line in signals().placeholder_lines for line in words)
+
+
+def _line_words(line: str) -> str:
+    """A line's words, lowered, without dots, ellipses, commas and other marks."""
+    return " ".join(_NON_WORD.sub(" ", line.lower()).split())

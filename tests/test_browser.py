@@ -188,3 +188,76 @@ def test_a_refresh_renders_browser_sources_and_stores_how(
     assert outcomes == {"plain": "absent", "rendered": "confirmed"}
     assert [r for r, _ in flagged] == ["plain"] and "render: browser" in flagged[0][1]
     assert "app: needs `render: browser`" in card and "add `render: browser`" in card
+
+
+# The held-out shapes of issue 16, and pages that never get their text.
+NAV = "<nav><a href='/'>Home</a> <a href='/docs'>Docs</a></nav>"
+TIMER_700 = f"""<html><head><title>Timer</title></head><body>{NAV}<div id="root"></div>
+<script>
+window.addEventListener('load', () => setTimeout(() => {{
+  document.getElementById('root').innerHTML =
+    '<main><p>Each team gets 500 GPU hours per month on shared nodes.</p></main>';
+}}, 700));
+</script></body></html>"""
+SLOW_API = """<html><head><title>Slow</title></head><body><div id="root">Loading…</div>
+<script>
+setTimeout(async () => {
+  const r = await fetch('/api/slow');
+  const j = await r.json();
+  document.getElementById('root').innerHTML = '<main><p>' + j.text + '</p></main>';
+}, 700);
+</script></body></html>"""
+FOREVER = f"""<html><head><title>Forever</title></head><body>{NAV}
+<div id="root">Loading…</div></body></html>"""
+SPINNER = """<html><head><title>Spinner</title></head><body><div id="root">Loading</div>
+<script>
+let n = 0;
+setInterval(() => {
+  document.getElementById('root').textContent = 'Loading' + '.'.repeat(++n % 4);
+}, 150);
+</script></body></html>"""
+TICKER = """<html><head><title>Ticker</title></head><body><main>
+<p>Applications are open until 15 December 2026 for every team.</p>
+<p id="clock">0</p></main>
+<script>let n = 0; setInterval(() => { document.getElementById('clock').textContent = ++n; },
+150);</script></body></html>"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("/timer", "500 GPU hours per month"),  # written 700 ms after load, no placeholder
+        ("/slow", "$4,000 in GPU credits"),  # a fetch that starts late and answers slowly
+        ("/app", "$4,000 in GPU credits"),  # after a fetch
+        ("/ticker", "open until 15 December 2026"),  # text there, a clock that never stops
+    ],
+)
+def test_a_page_is_read_once_its_text_is_there(site: WebServer, path: str, text: str) -> None:
+    site.routes["/timer"] = Page(TIMER_700)
+    site.routes["/slow"] = Page(SLOW_API)
+    site.routes["/api/slow"] = Page(
+        '{"text": "Each team gets $4,000 in GPU credits for the best runs."}',
+        content_type="application/json",
+        delay_s=0.8,
+    )
+    site.routes["/ticker"] = Page(TICKER)
+    (a,) = render(site.url(path))
+    assert a.outcome is Outcome.OK, (a.outcome, a.error)
+    assert text in a.text and "Loading" not in a.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", ["/forever", "/spinner"])
+def test_a_page_left_on_its_placeholder_is_a_soft_failure(site: WebServer, path: str) -> None:
+    site.routes["/forever"] = Page(FOREVER)
+    site.routes["/spinner"] = Page(SPINNER)
+    site.routes["/first"] = Page("<html><main><p>A page with 12 seats.</p></main></html>")
+    limits = FetchSettings(timeout_s=10.0, retries=0, user_agent="t", browser_concurrency=1)
+    # a page first, one at a time: the browser's start is not in the placeholder's time
+    first, url = site.url("/first"), site.url(path)
+    out = fetch_batch([FetchRequest(u, render=Render.BROWSER) for u in (first, url)], limits, now)
+    assert out[first][-1].outcome is Outcome.OK
+    (a,) = out[url]
+    assert a.outcome is Outcome.SOFT_404, (a.outcome, a.error)
+    assert "placeholder" in (a.error or "") and a.body is None  # nothing to snapshot

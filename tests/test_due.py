@@ -113,11 +113,15 @@ def _catalog(tmp_path: Path, web: WebServer, quote_b: str = "We offer 20 seats")
     )
 
 
-def _due(config: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+def _due(
+    config: Path, capsys: pytest.CaptureFixture[str], at: datetime | None = None
+) -> dict[str, str]:
+    """What `sources --due` lists: for the next scheduled run, or for a run at `at`."""
     from cli.main import main
 
     capsys.readouterr()
-    assert main(["sources", "--due", "--format", "json", "--config", str(config)]) == 0
+    when = ["--at", at.isoformat()] if at else []
+    assert main(["sources", "--due", *when, "--format", "json", "--config", str(config)]) == 0
     return {
         f"{r['record_id']}/{r['source_id']}": r["reason"]
         for r in json.loads(capsys.readouterr().out)
@@ -139,9 +143,11 @@ def test_refresh_due_fetches_what_is_due_and_says_why(
     refresh_at(config, db, T0, monkeypatch)
     hits = dict(web.hits)
 
-    # a day on: only the failing source is due (tried again one run later)
-    monkeypatch.setenv("EVIDENCE_NOW", (T0 + DAY).isoformat())
+    # asked just after that run, it answers for the next one, a day on: only the failing
+    # source is due (tried again one run later)
+    monkeypatch.setenv("EVIDENCE_NOW", (T0 + timedelta(minutes=5)).isoformat())
     assert _due(config, capsys) == {"a/a2": "failing (1 in a row): tried again"}
+    assert _due(config, capsys, at=T0 + timedelta(hours=1)) == {}  # a run then: nothing
     from flows.refresh import refresh_flow
 
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + DAY).isoformat())
@@ -151,7 +157,7 @@ def test_refresh_due_fetches_what_is_due_and_says_why(
     assert report.urls == 1 and report.failed == 1
     # two days on: the failing one waits two runs now; nothing is due, nothing raised
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + 2 * DAY).isoformat())
-    assert _due(config, capsys) == {}
+    assert _due(config, capsys, at=T0 + 2 * DAY) == {}
     report = refresh_flow(str(config), str(db), None, True)
     assert report.urls == 0 and report.failures == [] and report.alerts == []
     con = connect(db, read_only=True)
@@ -188,8 +194,8 @@ def test_refresh_due_fetches_what_is_due_and_says_why(
     assert b1_due == (T0,)  # due since its last fetch
     assert main(["refresh", "--due", "--source", "a/a1", "--config", str(config)]) == 0
     assert web.hits["/a1"] == hits["/a1"] + 1 and web.hits["/b1"] == hits["/b1"] + 1
-    monkeypatch.setenv("EVIDENCE_NOW", (T0 + 15 * DAY + timedelta(hours=1)).isoformat())
-    due = _due(config, capsys)
+    monkeypatch.setenv("EVIDENCE_NOW", (T0 + 14 * DAY + timedelta(hours=1)).isoformat())
+    due = _due(config, capsys)  # the next run: T0 + 15 days
     assert due["a/a1"] == due["b/b1"] == "its record would go stale before the next run"
 
 
@@ -201,3 +207,48 @@ def test_a_source_unknown_to_source_is_one_line(
     config = _catalog(tmp_path, web)
     assert main(["refresh", "--due", "--source", "a/a9", "--config", str(config)]) == 2
     assert "no source 'a/a9'" in capsys.readouterr().err
+
+
+def test_rates_are_said_to_three_significant_figures(tmp_path: Path) -> None:
+    """A page new at every fetch, fetched every few minutes: thousands of changes a day,
+    said as the estimate can bear."""
+    db = tmp_path / "w.duckdb"
+    history(db, [(k * 0.0002, k + 1) for k in range(4)])
+    con = connect(db, now=T0 + DAY)
+    try:
+        (rate,) = con.execute("SELECT change_rate FROM source_health").fetchone()
+        (full,) = con.execute("SELECT change_rate FROM store.source_due").fetchone()
+        from warehouse import queries
+
+        (due,) = queries.due_sources(con)
+    finally:
+        con.close()
+    assert full == pytest.approx(cho(3, 3, 0.0002)) and full != rate
+    assert rate == float(f"{full:.3g}")
+    assert due.reason == f"likely changed ({float(f'{full:.3g}'):g} changes a day)"
+    assert len(due.reason.split("(")[1].split()[0].replace(".", "").strip("0")) <= 3
+
+
+def test_the_default_threshold_is_the_contracts() -> None:
+    from flows.catalog import Settings
+
+    assert Settings().schedule.change_threshold == 0.1
+
+
+def test_sources_due_says_for_which_run(
+    web: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from cli.main import main
+
+    config = _catalog(tmp_path, web)
+    history(tmp_path / "w.duckdb", [])
+    monkeypatch.setenv("EVIDENCE_NOW", "2026-12-01T07:30:00+00:00")
+    assert main(["sources", "--due", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 source(s) due at the next scheduled run, 2026-12-02 06:00 UTC")
+    assert "never fetched" in out
+    assert main(["sources", "--at", "2026-12-05", "--config", str(config)]) == 2
+    assert "--at goes with --due" in capsys.readouterr().err

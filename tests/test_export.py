@@ -121,7 +121,8 @@ def test_warc_holds_every_kept_page_byte_for_byte(
     assert main(["export", "--warc", str(one), "--record", "r2", "--config", str(config)]) == 0
     with one.open("rb") as f:
         urls = {r.rec_headers.get_header("WARC-Target-URI") for r in ArchiveIterator(f)}
-    assert urls == {None, next(url for url, _ in stored if url.endswith("/c"))}
+    pages = {u for u in urls if not (u or "").startswith("urn:")}  # metadata: its own urn
+    assert pages == {None, next(url for url, _ in stored if url.endswith("/c"))}
 
 
 def _as_text(con, source: str, fields: list[tuple[str, str]], lists_as_json: bool) -> list:
@@ -186,7 +187,9 @@ def _views_read_back(config: Path, db: Path, tmp_path: Path, fmt: str) -> None:
         }
         assert types[("snapshots", "fetched_at")] == "datetime"
         assert types[("quoted-numbers", "value")] == "number"
-        assert types[("claim-status", "confirming_sources")] == "array"
+        # (Frictionless reads Parquet through pandas: a list column there is `any`)
+        lists = "any" if fmt == "parquet" else "array"
+        assert types[("claim-status", "confirming_sources")] == lists
         assert types[("source-health", "reachable")] == "boolean"
         rows = con.execute("SELECT count(*) FROM snapshots").fetchone()
     finally:

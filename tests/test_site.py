@@ -213,3 +213,107 @@ def test_the_current_state_has_a_band_even_when_it_began_today() -> None:
     widths = [float(w) for w in re.findall(r'<rect x="[\d.]+" y="4" width="([\d.]+)"', svg)]
     assert len(widths) == 2 and widths[1] >= CURRENT_BAND * 640 - 0.1
     assert abs(sum(widths) - 640) < 0.5  # the bands still fill the line, in order
+
+
+FIGURES = (
+    "<html><head><title>{t}</title></head><body><main><p>We offer {n} seats this year, "
+    "with 500 GPU hours a month and $4,000 in credits.</p></main></body></html>"
+)
+# What the browser measures: each date on one line; each piece of a URL between its break
+# points on one line; the record ids in the order shown; the timeline's legend and ends.
+MEASURE = """() => {
+  const lines = el => el.getClientRects().length;
+  const dates = [...document.querySelectorAll('.date')].filter(e => e.textContent.trim())
+    .map(e => [e.textContent, lines(e)]);
+  const pieces = [];
+  for (const a of document.querySelectorAll('td.url a')) {
+    for (const node of a.childNodes) {
+      if (!node.textContent) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      pieces.push([node.textContent, tops.size]);
+    }
+  }
+  return {
+    dates, pieces,
+    ids: [...document.querySelectorAll('td .muted')].map(e => e.textContent),
+    headers: [...document.querySelectorAll('th')].map(e => e.textContent),
+    legend: [...document.querySelectorAll('.legend .key')].map(e => e.textContent),
+    ends: [...document.querySelectorAll('svg.timeline text')].map(e => e.textContent),
+    figures: [...document.querySelectorAll('h3.figures')].map(e => e.textContent),
+    overflow: document.documentElement.scrollWidth - window.innerWidth,
+  };
+}"""
+
+
+@pytest.mark.slow
+def test_the_site_reads_well_wide_and_narrow(
+    prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Screenshots at 1280 px and 390 px (kept beside the others), and what they show
+    measured in the page: no date or URL piece broken, no empty column, a legend and two
+    distinct ends on the timeline, ids in natural order, figures grouped by source."""
+    from support import require_browser
+
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    from cli.main import main
+    from flows.fetching import find_browser
+
+    long_path = "/reports/2026/" + "-".join(["reproduction-challenge-credits"] * 3) + "?v=2&x=1"
+    web.routes["/reports/2026/" + "-".join(["reproduction-challenge-credits"] * 3)] = Page(
+        FIGURES.format(t="Long", n=10)
+    )
+    web.routes["/b"] = Page(FIGURES.format(t="B", n=10))
+    records = "".join(
+        f"""\
+        - id: r{n}
+          title: Record {n}
+          sources: [{{id: long, url: "{web.url(long_path)}", role: primary}},
+                    {{id: b, url: "{web.url("/b")}", role: third-party}}]
+          claims: [{{id: seats, quote: "We offer 10 seats"}}]
+        """.rstrip(" ")
+        for n in (10, 2, 1)
+    )
+    db = tmp_path / "w.duckdb"
+    config = write_config(tmp_path, records, f"database: {db}\nfetch: {{retries: 0}}\n")
+    day = datetime(2026, 12, 1, 6, tzinfo=UTC)
+    refresh_at(config, db, day, monkeypatch)
+    out = tmp_path / "site"
+    assert main(["site", "--config", str(config), "--out", str(out)]) == 0
+
+    shots = Path(os.environ.get("EVIDENCE_SCREENSHOTS", ROOT / "ci-artifacts"))
+    shots.mkdir(parents=True, exist_ok=True)  # looked at by a person, kept by CI
+    seen = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=find_browser(None))
+        try:
+            for width in (1280, 390):
+                context = browser.new_context(viewport={"width": width, "height": 800})
+                page = context.new_page()
+                for name in ("index", "records/r1", "sources"):
+                    page.goto((out / f"{name}.html").as_uri())
+                    shot = shots / f"site-{name.replace('/', '-')}-{width}.png"
+                    page.screenshot(path=str(shot), full_page=True)
+                    assert shot.stat().st_size > 1000
+                    seen[(name, width)] = page.evaluate(MEASURE)
+                context.close()
+        finally:
+            browser.close()
+
+    for (name, width), m in seen.items():
+        broken = [d for d, lines in m["dates"] if lines != 1]
+        assert not broken, (name, width, broken)
+        split = [piece for piece, lines in m["pieces"] if lines != 1]
+        assert not split, (name, width, split)
+    for width in (1280, 390):
+        index, record = seen[("index", width)], seen[("records/r1", width)]
+        assert [i for i in index["ids"] if i.startswith("r")] == ["r1", "r2", "r10"]
+        assert "page dates" not in record["headers"]  # no page here gives its dates
+        assert record["legend"] == ["documented"]
+        first, last = record["ends"]
+        assert first != last and first.startswith("2026-12-01")
+        assert sorted(record["figures"]) == ["b", "long"]  # one group a source
+        assert seen[("sources", width)]["pieces"], "the URLs are measured"

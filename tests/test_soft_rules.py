@@ -12,6 +12,7 @@ from extractors.soft import (
     SoftFailure,
     classify_response,
     is_app_shell,
+    is_placeholder,
     marker_gates,
     review_reason,
 )
@@ -165,3 +166,21 @@ def test_a_page_with_text_is_no_shell() -> None:
     html = '<div id="root"></div>' + BUNDLE
     assert is_app_shell(html, " " + "t" * (SHELL_TEXT - 1) + " ")
     assert not is_app_shell(html, "t" * SHELL_TEXT)
+
+
+@pytest.mark.parametrize(
+    ("text", "placeholder"),
+    [
+        ("Loading…", True),
+        ("Home Docs\nLoading...", True),  # a page's chrome around its loading line
+        ("Loading, please wait", True),
+        ("Cargando…", True),
+        ("", True),  # a spinner: no words at all
+        ("  ⟳  ", True),
+        ("Loading dock holds 300 pallets", False),  # the word, not the placeholder
+        ("Public page with 300 seats.", False),
+        ("Loading…\n" + "Each team gets $4,000 in GPU credits. " * 6, False),  # text is there
+    ],
+)
+def test_placeholders(text: str, placeholder: bool) -> None:
+    assert is_placeholder(text) is placeholder

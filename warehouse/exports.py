@@ -83,6 +83,7 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
         if not fields:
             continue  # a database older than the view
         columns = ", ".join(_column(fmt, name, kind) for name, kind in fields)
+        nullable = _with_nulls(con, view, fields) if fmt == "parquet" else set()
         path = file_in(out, f"{view}.{suffix}")
         # the names are this module's and the catalog's columns, the path the user's
         with replacing(path) as partial:
@@ -100,10 +101,7 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
                 "format": suffix,
                 "mediatype": media,
                 "schema": {
-                    "fields": [
-                        {"name": name, "type": _frictionless(kind)} | _format(fmt, kind)
-                        for name, kind in fields
-                    ]
+                    "fields": [_field(fmt, name, kind, name in nullable) for name, kind in fields]
                 },
             }
         )
@@ -125,6 +123,30 @@ def _column(fmt: str, name: str, kind: str) -> str:
     if fmt == "csv" and kind == "VARCHAR":
         return f"{_FORMULA_SAFE.format(c=quoted)} AS {quoted}"
     return quoted
+
+
+def _with_nulls(
+    con: duckdb.DuckDBPyConnection, view: str, fields: list[tuple[str, str]]
+) -> set[str]:
+    """The integer columns of a view that hold a null."""
+    ints = [name for name, kind in fields if _frictionless(kind) == "integer"]
+    if not ints:
+        return set()
+    counts = ", ".join(f'count(*) FILTER (WHERE "{n}" IS NULL)' for n in ints)
+    row = con.execute(f"SELECT {counts} FROM {view}").fetchone() or ()  # noqa: S608
+    return {n for n, nulls in zip(ints, row, strict=True) if nulls}
+
+
+def _field(fmt: str, name: str, kind: str, nullable: bool) -> dict[str, str]:
+    """A column as a Table Schema field. Parquet is read by Frictionless through pandas:
+    a list arrives as an array object that no Table Schema type but `any` takes, and an
+    integer column with nulls as floats with NaN, which `number` takes."""
+    field = {"name": name, "type": _frictionless(kind)} | _format(fmt, kind)
+    if fmt == "parquet" and field["type"] in ("array", "object"):
+        field |= {"type": "any", "description": f"a Parquet {kind} column"}
+    elif fmt == "parquet" and field["type"] == "integer" and nullable:
+        field |= {"type": "number", "description": "whole numbers, or null"}
+    return field
 
 
 def _format(fmt: str, kind: str) -> dict[str, str]:
@@ -155,6 +177,7 @@ class KeptPage:
     fetched_at: datetime
     http_status: int | None
     content_type: str | None
+    encoding: str | None  # the charset the page was read in
     etag: str | None
     last_modified: str | None
     render: str
@@ -167,7 +190,8 @@ def kept_pages(con: duckdb.DuckDBPyConnection, record_id: str | None = None) -> 
     rows = con.execute(
         """
         SELECT s.snapshot_id, s.record_id, s.source_id, coalesce(src.role, ''), s.url,
-               s.fetched_at, f.http_status, p.content_type, f.etag, f.last_modified,
+               s.fetched_at, f.http_status, p.content_type, p.encoding, f.etag,
+               f.last_modified,
                coalesce(s.render, 'http'), b.body,
                (SELECT list({'claim_id': k.claim_id, 'quote': k.quote, 'outcome': k.outcome}
                             ORDER BY k.claim_id)
@@ -188,22 +212,24 @@ def kept_pages(con: duckdb.DuckDBPyConnection, record_id: str | None = None) -> 
         {"record": record_id},
     ).fetchall()
     pages = []
-    for sid, rid, src, role, url, at, status, ctype, etag, modified, render, body, claims in rows:
+    for (sid, rid, src, role, url, at, status, ctype, charset, etag, modified, render, body,
+         claims) in rows:  # fmt: skip
         pages.append(
             KeptPage(
-                sid,
-                rid,
-                src,
-                role,
-                url,
-                at,
-                status,
-                ctype,
-                etag,
-                modified,
-                render,
-                decompress(bytes(body)),
-                list(claims or []),
+                snapshot_id=sid,
+                record_id=rid,
+                source_id=src,
+                role=role,
+                url=url,
+                fetched_at=at,
+                http_status=status,
+                content_type=ctype,
+                encoding=charset,
+                etag=etag,
+                last_modified=modified,
+                render=render,
+                body=decompress(bytes(body)),
+                claims=list(claims or []),
             )
         )
     return pages

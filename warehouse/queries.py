@@ -284,14 +284,18 @@ def grade_history(con: duckdb.DuckDBPyConnection) -> Result:
 
 
 def changed_claims(con: duckdb.DuckDBPyConnection) -> Result:
-    """Current claim checks that found other numbers, or another status."""
-    return run_query(
-        con,
-        "SELECT k.record_id, k.claim_id, k.source_id, k.snapshot_id, k.checked_at, "
-        "k.found_text, k.found_status, c.status FROM claim_checks k "
-        "LEFT JOIN store.claims c USING (record_id, claim_id) "
-        "WHERE k.outcome = 'changed' AND k.checked_at IS NOT NULL",
-    )
+    """Current claim checks that found other numbers or another status, each with when
+    the change was first seen (the first fetch of the page that shows it)."""
+    return run(con, "changed_claims.sql")
+
+
+def catalog_uuid(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The catalog's own id, made with its database (None in one older than it)."""
+    try:
+        row = con.execute("SELECT catalog_uuid FROM store.identity").fetchone()
+    except duckdb.CatalogException:
+        return None
+    return str(row[0]) if row else None
 
 
 def value_moves(con: duckdb.DuckDBPyConnection) -> Result:

@@ -151,7 +151,7 @@ class ScheduleSettings(_Strict):
     cron: str = "0 6 * * *"
     mode: Literal["due", "all"] = "due"  # what `serve` fetches: the sources due, or all
     margin: Duration | None = None  # kept before a record's window ends; None: one interval
-    change_threshold: float = Field(0.5, gt=0, le=1)  # the chance of a change that is due
+    change_threshold: float = Field(0.1, gt=0, le=1)  # the chance of a change that is due
 
     def interval(self, now: datetime) -> timedelta:
         """The time between two scheduled runs, the shortest of the next few."""
@@ -167,6 +167,10 @@ class ScheduleSettings(_Strict):
         from cronsim import CronSim
 
         return next(CronSim(self.cron, now.replace(second=0, microsecond=0))) - now
+
+    def next_run(self, now: datetime) -> datetime:
+        """The time of the next scheduled run after `now`."""
+        return now + self.until_next(now)
 
     def kept_margin(self, now: datetime) -> timedelta:
         return self.margin if self.margin is not None else self.interval(now)

@@ -14,6 +14,12 @@ kept as the browser would. WebRTC, which never passes through here, is taken awa
 The rendered document is the body, and goes through the same soft-failure check as an
 HTTP body; robots.txt and per-host limits hold for the page's URL (the Fetcher's own,
 around each load).
+
+A page counts as loaded (CONTRACT.md, "Pages built by JavaScript") when its network has
+been quiet for a moment and then its document has not changed for about half a second:
+text a timer or a late script writes after the network went quiet is waited for. A page
+still showing a placeholder ("Loading…", a spinner) waits for a change until its time
+runs out, and is then a soft failure, not a snapshot.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from extractors.soft import classify_response
+from extractors.soft import classify_response, is_placeholder
 from extractors.values import Outcome, Render
 from flows.fetching.attempts import Answer, FetchFailed, FetchRequest
 from flows.fetching.bodies import ACCEPT_ENCODING, read_body
@@ -81,6 +87,29 @@ NO_WEBRTC = """(() => {
   }
 })();"""
 SYSTEM_BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+QUIET_S = 0.5  # how long the network, then the document, stay still for a page to be loaded
+POLL_S = 0.05  # how often the network's quiet is looked at while requests are in flight
+# Time kept back from fetch.timeout_s (at most a fifth of it) to read a page that never
+# stopped changing, or say why it was not loaded, before the Fetcher's own limit cuts the
+# attempt short.
+RESERVE_S = 2.0
+# Resolves once the document has gone `quiet` ms without a change to its nodes or text
+# (attributes aside: a spinner turning changes only those).
+DOM_QUIET = """quiet => new Promise(resolve => {
+  let timer = setTimeout(done, quiet);
+  const seen = new MutationObserver(() => {
+    clearTimeout(timer);
+    timer = setTimeout(done, quiet);
+  });
+  function done() { seen.disconnect(); resolve(true); }
+  seen.observe(document, {childList: true, subtree: true, characterData: true});
+})"""
+# Resolves at the document's next change.
+DOM_CHANGE = """() => new Promise(resolve => {
+  const seen = new MutationObserver(() => { seen.disconnect(); resolve(true); });
+  seen.observe(document, {childList: true, subtree: true, characterData: true});
+})"""
+VISIBLE_TEXT = "() => document.body ? document.body.innerText : ''"
 INSTALL_HINT = (
     "no browser could be started for `render: browser` sources ({why}); from the project's "
     "root `make browser` installs one (or `playwright install chromium`, or a system "
@@ -96,6 +125,8 @@ class _Document:
     final_url: str | None = None
     failure: FetchFailed | None = None
     crashed: bool = False  # the page's renderer process went away
+    in_flight: int = 0  # the page's requests being fetched now
+    last_request_at: float = 0.0  # when the last of them ended (the event loop's clock)
 
 
 def find_browser(configured: str | None) -> str | None:
@@ -299,6 +330,9 @@ class BrowserRenderer:
         from playwright.async_api import Error
         from playwright.async_api import TimeoutError as PageTimeout
 
+        # The attempt's time (the Fetcher's limit) runs from here, a browser's start included.
+        reserve = min(RESERVE_S, self.limits.timeout_s / 5)
+        deadline = asyncio.get_running_loop().time() + self.limits.timeout_s - reserve
         engine = self.engine(request.url)
         browser = await engine.browser()
         document = _Document()
@@ -323,7 +357,8 @@ class BrowserRenderer:
                         request.wait_for, state="attached", timeout=timeout_ms
                     )
                 else:
-                    await page.goto(request.url, wait_until="networkidle", timeout=timeout_ms)
+                    await page.goto(request.url, wait_until="load", timeout=timeout_ms)
+                    await _settle(page, document, deadline, reserve, self.limits.timeout_s)
                 html = await page.content()
             except PageTimeout:
                 what = f"no {request.wait_for!r} on the page" if request.wait_for else "not loaded"
@@ -387,7 +422,6 @@ class BrowserRenderer:
     async def _route(self, route: Route, origin: str, document: _Document) -> None:
         """Every request of the page: not loaded, refused by the guard, or fetched here,
         redirects one hop at a time."""
-
         request = route.request
         main = request.is_navigation_request() and request.frame.parent_frame is None
         if not main and PAUSE:
@@ -407,6 +441,17 @@ class BrowserRenderer:
                 )
             await route.abort("blockedbyclient")
             return
+        document.in_flight += 1
+        try:
+            await self._answer(route, url, origin, document, main)
+        finally:
+            document.in_flight -= 1
+            document.last_request_at = asyncio.get_running_loop().time()
+
+    async def _answer(
+        self, route: Route, url: str, origin: str, document: _Document, main: bool
+    ) -> None:
+        """Fetches one of the page's requests here and answers it, or aborts it."""
         try:
             async with asyncio.timeout(self.limits.timeout_s):
                 status, headers, body, url = await self._fetch(route.request, url, origin)
@@ -459,6 +504,50 @@ class BrowserRenderer:
             except (httpx.HTTPError, *NOT_HTTP_ERRORS) as e:
                 raise failed(e) from None
             return response.status_code, _answer_headers(response.headers), body, url
+
+
+async def _settle(
+    page: Page, document: _Document, deadline: float, reserve: float, limit_s: float
+) -> None:
+    """Waits until the page is loaded: its network quiet, then its document unchanged, and
+    its text no placeholder. FetchFailed by the deadline: soft_404 when the page settled
+    on a placeholder (or keeps changing one), timeout when it never stopped loading."""
+    loop = asyncio.get_running_loop()
+    while (left := deadline - loop.time()) > 0:
+        idle = loop.time() - document.last_request_at
+        if document.in_flight or idle < QUIET_S:
+            await asyncio.sleep(min(left, POLL_S if document.in_flight else QUIET_S - idle))
+            continue
+        mark = document.last_request_at
+        try:
+            await asyncio.wait_for(page.evaluate(DOM_QUIET, QUIET_S * 1000), left)
+        except TimeoutError:
+            break
+        if document.in_flight or document.last_request_at != mark:
+            continue  # the page asked for more while its document was still
+        try:
+            text = await asyncio.wait_for(page.evaluate(VISIBLE_TEXT), deadline - loop.time())
+        except TimeoutError:
+            break
+        if not is_placeholder(text):
+            return
+        with contextlib.suppress(TimeoutError):  # a change: maybe its text, settle again
+            await asyncio.wait_for(page.evaluate(DOM_CHANGE), deadline - loop.time())
+    # Out of time: a page whose network went quiet is judged by what it shows.
+    if document.in_flight or loop.time() - document.last_request_at < QUIET_S:
+        raise FetchFailed(Outcome.TIMEOUT, f"not loaded within {limit_s:g}s (browser)")
+    try:
+        text = await asyncio.wait_for(page.evaluate(VISIBLE_TEXT), reserve / 2)
+    except TimeoutError:
+        raise FetchFailed(
+            Outcome.TIMEOUT, f"its scripts did not stop within {limit_s:g}s (browser)"
+        ) from None
+    if is_placeholder(text):
+        shown = " ".join(text.split())[:60] or "no text"
+        raise FetchFailed(
+            Outcome.SOFT_404,
+            f"still a placeholder after {limit_s:g}s ({shown!r}): its text never arrived",
+        )
 
 
 async def _keep_cookies(context: BrowserContext, response: httpx.Response) -> None:

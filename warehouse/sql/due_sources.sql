@@ -2,7 +2,8 @@
 -- due, or NULL when it is not. Its claims changed: one of them has no check on its
 -- current page. Never fetched covers a URL changed in the catalog (no fetch of it yet).
 -- A time falls due a little early (up to an hour, half a run at most): the fetch times it
--- is counted from come a few seconds after their run's start.
+-- is counted from come a few seconds after their run's start. A rate is said to three
+-- significant figures, as source_health shows it.
 SELECT h.record_id, h.source_id, h.url,
        CASE WHEN h.last_attempt_at IS NULL THEN 'never fetched'
             WHEN d.claims_changed AND h.reachable THEN 'its claims changed'
@@ -11,7 +12,9 @@ SELECT h.record_id, h.source_id, h.url,
             WHEN h.reachable AND d.stale_due <= t.soon
                 THEN 'its record would go stale before the next run'
             WHEN h.reachable AND d.change_due <= t.soon
-                THEN 'likely changed (' || round(d.change_rate, 3) || ' changes a day)'
+                THEN 'likely changed ('
+                     || regexp_replace(store.significant(d.change_rate, 3)::VARCHAR, '\.0$', '')
+                     || ' changes a day)'
        END AS reason,
        h.next_due, h.change_rate
 FROM source_health h JOIN store.source_due d USING (record_id, source_id)
