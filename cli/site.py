@@ -20,7 +20,7 @@ from cli.charts import step_chart_svg
 from cli.render import evidence_said
 from warehouse import queries
 from warehouse.db import Connection
-from warehouse.outputs import file_in, output_dir, write_text
+from warehouse.outputs import dir_in, file_in, output_dir, write_text
 
 SITE_TITLE = "Evidence catalog"
 PROJECT_URL = "https://github.com/evidence-pipeline/evidence-pipeline"
@@ -76,7 +76,7 @@ def write_site(
         )
     )
     out = output_dir(out)  # written through: a symlinked folder is followed
-    output_dir(file_in(out, "records"))
+    dir_in(out, "records")
     files = _write_data(con, out, now) if with_data else []
     from flows.commands.review import review_items
 

@@ -50,7 +50,7 @@ CASES = [
     (["diff", "r", "--from", "yesterday"], "is not a date"),
     (["accept", "nope", "p"], "nothing of nope/p"),
     (["site", "--out", "{file}"], "is a file"),
-    (["site", "--out", "/proc/evidence-site"], "cannot write the site"),
+    (["site", "--out", "/proc/evidence-site"], "a file of the system"),
     (["gc", "--fetches-before", "soon"], "is not a date"),
     (["gc", "--db", "{missing}"], "no database at"),
     (["reextract", "--db", "{missing}"], "no database at"),

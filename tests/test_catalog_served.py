@@ -114,7 +114,7 @@ def test_a_directory_as_db_is_one_line_and_leaves_no_lock(
     target = tmp_path / "data"
     target.mkdir()
     line = refuse(capsys, "refresh", "--config", str(config), "--db", str(target))
-    assert line == f"evidence: {target} is a directory: give a database file (--db PATH)"
+    assert line.startswith(f"evidence: config error: {target}: the database must be a regular file")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config", "data"]  # no data.lock
 
 

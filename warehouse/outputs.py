@@ -64,6 +64,14 @@ def file_in(folder: Path, name: str) -> Path:
     return output_file(path)
 
 
+def dir_in(folder: Path, name: str) -> Path:
+    """The folder `folder/name`, made if missing; it must stay inside `folder`."""
+    base = Path(os.path.realpath(folder))
+    if not Path(os.path.realpath(base / name)).is_relative_to(base):
+        raise OutputRefused(f"{folder / name}: it leads out of {folder}; remove the link")
+    return output_dir(base / name)
+
+
 @contextmanager
 def replacing(target: Path) -> Iterator[Path]:
     """A temporary path beside `target` to write to, renamed over it when the block

@@ -65,7 +65,7 @@ def _describe(model: str, key: str, prop: dict[str, Any], cls: type[BaseModel] |
     if (model, key) in URL_FIELDS:
         _on_strings(prop, {"pattern": URL_PATTERN})
     if (model, key) in SLUG_FIELDS:
-        _on_strings(prop, {"pattern": SLUG.pattern})
+        _on_strings(prop, {"pattern": whole(SLUG.pattern)})
     if (model, key) in AMOUNT_FIELDS:  # 10, or a share "10%"
         prop["anyOf"] = [
             {"type": "number", "minimum": 0},
@@ -83,12 +83,17 @@ def _describe(model: str, key: str, prop: dict[str, Any], cls: type[BaseModel] |
             prop["default"] = duration_text(value)
 
 
+def whole(pattern: str) -> str:
+    """A loader's fullmatch pattern as JSON Schema's, which searches."""
+    return f"^(?:{pattern})$"
+
+
 def _durations(prop: dict[str, Any]) -> None:
     """pydantic says ISO 8601 (P15D); the loader reads 15d, 24h, 2w."""
     for part in [prop, *prop.get("anyOf", [])]:
         if part.get("format") == "duration":
             del part["format"]
-            part["pattern"] = _DURATION.pattern
+            part["pattern"] = whole(_DURATION.pattern)
 
 
 def _on_strings(prop: dict[str, Any], extra: dict[str, Any]) -> None:
