@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.cookiejar
 import os
 import shutil
 import weakref
@@ -176,6 +177,9 @@ async def open_renderer(
         limits=httpx.Limits(max_connections=max(4, 4 * limits.browser_concurrency)),
         trust_env=False,
         verify=tls_context(),
+        # The client is every context's: it keeps no cookie of its own, so a cookie one
+        # host set is sent only from that host's context (see _fetch), never to another.
+        cookies=http.cookiejar.CookieJar(_KeepsNone()),
     )
     async with client, async_playwright() as playwright:
         engines = {e: Engine(playwright, e, limits, executable) for e in where}
@@ -548,6 +552,17 @@ async def _settle(
             Outcome.SOFT_404,
             f"still a placeholder after {limit_s:g}s ({shown!r}): its text never arrived",
         )
+
+
+class _KeepsNone(http.cookiejar.DefaultCookiePolicy):
+    """The shared client's cookie policy: no cookie is kept, none is sent. The page's
+    context holds its host's cookies; the client is shared by every host's contexts."""
+
+    def set_ok(self, cookie: http.cookiejar.Cookie, request: Any) -> bool:
+        return False
+
+    def return_ok(self, cookie: http.cookiejar.Cookie, request: Any) -> bool:
+        return False
 
 
 async def _keep_cookies(context: BrowserContext, response: httpx.Response) -> None:
