@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,10 +42,89 @@ def wh(tmp_path: Path) -> Iterator[Warehouse]:
         w.con.close()
 
 
-@pytest.fixture(scope="session")
-def prefect_harness() -> Iterator[None]:
-    """One temporary Prefect server for the whole session (it costs seconds to start)."""
-    from prefect.testing.utilities import prefect_test_harness
+class SessionPrefect:
+    """One Prefect API server for the whole session (one per xdist worker), in a
+    PREFECT_HOME of its own, started when a test first needs it: every flow run of the
+    session, in this process and in the commands tests start, talks to it."""
 
-    with prefect_test_harness(server_startup_timeout=120):
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.server: object = None
+        self.url = ""
+
+    def start(self) -> str:
+        if self.url:
+            return self.url
+        from flows.runtime.prefect_server import TemporaryServer, healthy
+
+        saved = os.environ.get("PREFECT_HOME")
+        os.environ["PREFECT_HOME"] = str(self.home)  # the server's database, not ~/.prefect
+        try:
+            server = TemporaryServer().start()
+        finally:
+            if saved is None:
+                os.environ.pop("PREFECT_HOME", None)
+            else:
+                os.environ["PREFECT_HOME"] = saved
+        self.server = server
+        deadline = time.monotonic() + 120
+        while not healthy(server.api_url):
+            if server.child is None or server.child.poll() is not None:
+                pytest.fail(f"the session's Prefect server exited at start: {server._tail()}")
+            if time.monotonic() > deadline:
+                pytest.fail("the session's Prefect server did not start in 120 s")
+            time.sleep(0.1)
+        self.url = server.api_url
+        return self.url
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def session_prefect(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SessionPrefect]:
+    session = SessionPrefect(tmp_path_factory.mktemp("prefect-home"))
+    yield session
+    session.stop()
+
+
+@pytest.fixture(autouse=True)
+def _commands_use_the_session_api(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slow tests hand the session's API to the commands they start (PREFECT_API_URL),
+    so that no command starts a server of its own; the tests of that server code itself
+    (marked `own_prefect`) go without."""
+    if request.node.get_closest_marker("own_prefect") is not None:
+        monkeypatch.delenv("PREFECT_API_URL", raising=False)
+        return
+    if request.node.get_closest_marker("slow") is None:
+        # the fast loop stays fast: a test that starts a process (a command, Prefect, a
+        # browser) says so with the marker
+        def refuse(*args: object, **kwargs: object) -> None:
+            pytest.fail(f"{request.node.nodeid} starts a process: mark it slow", pytrace=False)
+
+        if "prefect_harness" in request.fixturenames:
+            refuse()
+        monkeypatch.setattr(subprocess.Popen, "_execute_child", refuse)
+        return
+    session: SessionPrefect = request.getfixturevalue("session_prefect")
+    monkeypatch.setenv("PREFECT_API_URL", session.start())
+
+
+@pytest.fixture(scope="session")
+def prefect_harness(session_prefect: SessionPrefect) -> Iterator[None]:
+    """Flow runs in this process talk to the session's server."""
+    from prefect.settings import (
+        PREFECT_API_URL,
+        PREFECT_FLOWS_HEARTBEAT_FREQUENCY,
+        temporary_settings,
+    )
+
+    from flows.runtime.prefect_server import drain_prefect
+
+    updates = {PREFECT_API_URL: session_prefect.start(), PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}
+    with temporary_settings(updates=updates):
         yield
+        drain_prefect()

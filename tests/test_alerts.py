@@ -79,6 +79,7 @@ def hook() -> WebServer:
     server.stop()
 
 
+@pytest.mark.slow
 def test_alert_lifecycle_without_storms(
     prefect_harness: None,
     web: WebServer,
@@ -154,6 +155,7 @@ def test_alert_lifecycle_without_storms(
     assert SECRET not in out + err
 
 
+@pytest.mark.slow
 def test_a_failing_channel_is_retried_and_never_fails_the_run(
     prefect_harness: None,
     web: WebServer,
@@ -176,6 +178,7 @@ def test_a_failing_channel_is_retried_and_never_fails_the_run(
     assert s.refresh(timedelta(hours=1)) == []
 
 
+@pytest.mark.slow
 def test_alerts_command_lists_open_and_all(
     prefect_harness: None,
     web: WebServer,
@@ -249,6 +252,7 @@ def crash_catalog(tmp_path: Path, hook: WebServer, monkeypatch: pytest.MonkeyPat
     return config
 
 
+@pytest.mark.slow
 def test_a_crash_of_the_flow_reaches_the_channels(
     prefect_harness: None, hook: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -263,6 +267,7 @@ def test_a_crash_of_the_flow_reaches_the_channels(
     assert len(titles) == 1 and titles[0].startswith("flow-failed: evidence-refresh run ")
 
 
+@pytest.mark.slow
 def test_a_crash_of_the_flow_is_kept_with_the_other_alerts(
     prefect_harness: None, hook: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -332,6 +337,7 @@ def test_evidence_messages_one_per_record_per_change() -> None:
     assert "Moved by: c1 on p https://a.example/p: confirmed -> changed" in grade.body
 
 
+@pytest.mark.slow
 def test_the_outbox_serves_each_channel_and_gives_up_after_its_cap(
     tmp_path: Path, hook: WebServer
 ) -> None:

@@ -72,6 +72,7 @@ def captures(db: Path) -> list[tuple]:
         con.close()
 
 
+@pytest.mark.slow
 def test_captures_are_sent_once_each_in_order_at_the_rate(
     prefect_harness: None,
     web: WebServer,
@@ -147,6 +148,7 @@ def test_captures_are_sent_once_each_in_order_at_the_rate(
     assert spn2.sent() == [*urls, urls[0]]
 
 
+@pytest.mark.slow
 def test_a_429_waits_an_error_backs_off_a_pending_job_is_asked_after(
     prefect_harness: None,
     web: WebServer,
@@ -182,6 +184,7 @@ def test_a_429_waits_an_error_backs_off_a_pending_job_is_asked_after(
     assert error == (None,) or "Service unavailable" in error[0]
 
 
+@pytest.mark.slow
 def test_without_archive_save_nothing_is_queued(
     prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -196,6 +199,7 @@ def test_without_archive_save_nothing_is_queued(
     assert captures(tmp_path / "w.duckdb") == []
 
 
+@pytest.mark.slow
 def test_the_archive_step_never_fails_a_refresh(
     prefect_harness: None,
     web: WebServer,

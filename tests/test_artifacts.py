@@ -27,6 +27,7 @@ def _artifacts(key: str) -> list:
     return sorted(found, key=lambda a: a.created)
 
 
+@pytest.mark.slow
 def test_each_run_publishes_status_and_changes(
     prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -60,6 +61,7 @@ def test_each_run_publishes_status_and_changes(
     assert "- **art-record**: documented (fresh), first graded" in first.data
 
 
+@pytest.mark.slow
 def test_artifacts_on_a_real_prefect_server(
     web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -119,6 +121,7 @@ def test_artifacts_on_a_real_prefect_server(
     assert all(log["flow_run_id"] for log in logs.json() if log["name"] == "evidence")
 
 
+@pytest.mark.slow
 def test_progress_reaches_the_run_logs_of_flow_and_task_runs(
     prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

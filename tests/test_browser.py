@@ -62,6 +62,7 @@ def render(url: str, guard: AddressGuard | None = None, wait_for: str | None = N
     return out[url]
 
 
+@pytest.mark.slow
 def test_text_from_a_json_endpoint_is_in_the_rendered_page(site: WebServer) -> None:
     (a,) = render(site.url("/app"))
     assert a.outcome is Outcome.OK and a.render is Render.BROWSER and a.http_status == 200
@@ -76,12 +77,14 @@ def test_http_sees_only_the_shell(site: WebServer) -> None:
     assert "$4,000" not in a.text and site.hits["/api/credits"] == 0
 
 
+@pytest.mark.slow
 def test_wait_for_waits_for_its_element(site: WebServer) -> None:
     (a,) = render(site.url("/late"), wait_for=".late")
     assert a.outcome is Outcome.OK
     assert "open until 15 December 2026" in a.text
 
 
+@pytest.mark.slow
 def test_a_page_that_never_settles_times_out(site: WebServer) -> None:
     limits = FetchSettings(timeout_s=3.0, retries=0, user_agent="t", browser_concurrency=1)
     url = site.url("/restless")
@@ -89,6 +92,7 @@ def test_a_page_that_never_settles_times_out(site: WebServer) -> None:
     assert a.outcome is Outcome.TIMEOUT and a.render is Render.BROWSER
 
 
+@pytest.mark.slow
 def test_the_main_document_status_decides(site: WebServer) -> None:
     site.routes["/gone"] = Page("<html><title>Gone</title><p>gone</p></html>", status=410)
     site.routes["/missing"] = Page(
@@ -100,6 +104,7 @@ def test_the_main_document_status_decides(site: WebServer) -> None:
     assert missing[-1].outcome is Outcome.SOFT_404
 
 
+@pytest.mark.slow
 def test_a_public_page_cannot_reach_a_private_address(site: WebServer) -> None:
     """The page's server stands for a public host; its script and its redirect try
     another server on this machine, which never sees a request."""
@@ -138,6 +143,7 @@ def test_no_browser_is_an_outcome_not_a_crash(
     assert err.count("no browser could be started") == 1 and "playwright install" in err
 
 
+@pytest.mark.slow
 def test_a_refresh_renders_browser_sources_and_stores_how(
     prefect_harness: None, site: WebServer, tmp_path: Path
 ) -> None:

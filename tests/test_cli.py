@@ -87,6 +87,7 @@ def warehouse(site: WebServer, tmp_path_factory: pytest.TempPathFactory) -> tupl
     return config, root / "evidence.duckdb"
 
 
+@pytest.mark.slow
 def test_status(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     result = evidence("status", "--config", str(config))
@@ -106,6 +107,7 @@ def test_status(warehouse: tuple[Path, Path]) -> None:
     assert as_json["record_id"] == "team-credits" and as_json["checked_at"].endswith("+00:00")
 
 
+@pytest.mark.slow
 def test_show_renders_the_record_card(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     out = evidence("show", "team-credits", "--config", str(config)).stdout
@@ -121,6 +123,7 @@ def test_show_renders_the_record_card(warehouse: tuple[Path, Path]) -> None:
     assert "2027-03-03" in out  # a parsed date
 
 
+@pytest.mark.slow
 def test_show_unknown_record(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     result = evidence("show", "nope", "--config", str(config))
@@ -130,6 +133,7 @@ def test_show_unknown_record(warehouse: tuple[Path, Path]) -> None:
     )
 
 
+@pytest.mark.slow
 def test_sql_json_types(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     result = evidence(
@@ -152,6 +156,7 @@ def test_sql_json_types(warehouse: tuple[Path, Path]) -> None:
     }
 
 
+@pytest.mark.slow
 def test_sql_csv_has_a_header(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     result = evidence(
@@ -170,6 +175,7 @@ def test_sql_csv_has_a_header(warehouse: tuple[Path, Path]) -> None:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "query",
     [
@@ -198,6 +204,7 @@ def test_sql_cannot_write(warehouse: tuple[Path, Path], query: str, tmp_path: Pa
     )
 
 
+@pytest.mark.slow
 def test_sources(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     lines = evidence("sources", "--config", str(config)).stdout.splitlines()
@@ -205,12 +212,14 @@ def test_sources(warehouse: tuple[Path, Path]) -> None:
     assert "http_error" in gone and "404" in gone and "False" in gone
 
 
+@pytest.mark.slow
 def test_alerts_empty(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     assert evidence("alerts", "--all", "--config", str(config)).stdout.strip() == "no alerts kept"
     assert evidence("alerts", "--format", "json", "--config", str(config)).stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_db_flag_wins_over_env_and_settings(warehouse: tuple[Path, Path], tmp_path: Path) -> None:
     config, db = warehouse  # settings.yaml names db
     missing = tmp_path / "none.duckdb"
@@ -224,6 +233,7 @@ def test_db_flag_wins_over_env_and_settings(warehouse: tuple[Path, Path], tmp_pa
     )
 
 
+@pytest.mark.slow
 def test_read_commands_never_import_prefect(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     script = textwrap.dedent(f"""
@@ -243,6 +253,7 @@ def test_read_commands_never_import_prefect(warehouse: tuple[Path, Path]) -> Non
     assert result.stdout.strip() == "clean", result.stderr
 
 
+@pytest.mark.slow
 def test_second_refresh_exits_at_once_with_the_pid(warehouse: tuple[Path, Path]) -> None:
     config, db = warehouse
     with refresh_lock(db):
@@ -258,6 +269,7 @@ def test_second_refresh_exits_at_once_with_the_pid(warehouse: tuple[Path, Path])
     assert took < 10  # before Prefect starts
 
 
+@pytest.mark.slow
 def test_bad_evidence_now(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     result = evidence("status", "--config", str(config), env={"EVIDENCE_NOW": "yesterday"})

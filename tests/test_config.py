@@ -189,6 +189,7 @@ def test_durations(text: str, seconds: int) -> None:
     assert parse_duration(text).total_seconds() == seconds
 
 
+@pytest.mark.slow
 def test_cli_config_error_is_one_line_exit_2_and_writes_nothing(tmp_path: Path) -> None:
     config = write(tmp_path / "config", {"bad.yaml": GOOD.replace("role: primary", "role: owner")})
     db = tmp_path / "data" / "evidence.duckdb"

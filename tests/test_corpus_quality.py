@@ -32,6 +32,7 @@ def f1(predicted: str, reference: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+@pytest.mark.slow
 def test_main_text_f1_on_the_corpus() -> None:
     need_corpus()
     truth = json.loads((CORPUS / "ground-truth.json").read_text(encoding="utf-8"))
@@ -58,6 +59,7 @@ def test_f1_itself() -> None:
     assert f1("a b", "a c") == pytest.approx(0.5)
 
 
+@pytest.mark.slow
 def test_element_classes_looked_up_in_c_read_the_same_text() -> None:
     need_corpus()
     pages = [

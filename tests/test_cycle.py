@@ -60,6 +60,7 @@ def one(db: Path, at: datetime, query: str, *params: object) -> tuple:
         con.close()
 
 
+@pytest.mark.slow
 def test_refresh_cycle_over_several_runs(
     prefect_harness: None,
     catalog: Path,
@@ -250,6 +251,7 @@ def test_demo_leaves_a_database_of_other_records_alone(tmp_path: Path) -> None:
     assert db.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_archived_copy_backs_a_dead_primary(
     prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -286,6 +288,7 @@ def test_archived_copy_backs_a_dead_primary(
     ) == (2, False, "http_error")
 
 
+@pytest.mark.slow
 def test_two_hundred_sources_a_quarter_misbehaving(
     prefect_harness: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -180,6 +180,7 @@ def by_threads(
     return found
 
 
+@pytest.mark.slow
 def test_a_refresh_on_the_cluster_stores_what_threads_store(
     prefect_harness: None,
     cluster: object,
@@ -217,6 +218,7 @@ def test_a_refresh_on_the_cluster_stores_what_threads_store(
     print(f"\n{len(sent)} batches; unpickled {len(in_scheduler)} times in the scheduler")
 
 
+@pytest.mark.slow
 def test_a_worker_killed_in_a_batch_costs_a_retry_not_a_page(
     prefect_harness: None,
     cluster: object,
@@ -253,6 +255,7 @@ def test_a_worker_killed_in_a_batch_costs_a_retry_not_a_page(
     assert views(tmp_path / "w.duckdb") == by_threads  # nothing lost, nothing doubled
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_stops_the_refresh_before_it_writes(tmp_path: Path) -> None:
     import socket
 

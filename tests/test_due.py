@@ -128,6 +128,7 @@ def _due(
     }
 
 
+@pytest.mark.slow
 def test_refresh_due_fetches_what_is_due_and_says_why(
     prefect_harness: None,
     web: WebServer,

@@ -78,6 +78,7 @@ def render(urls: list[str], settings: FetchSettings, **kw: object) -> dict[str, 
     return fetch_batch([FetchRequest(u, render=Render.BROWSER) for u in urls], settings, now, **kw)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_pages_render_on_a_playwright_server_and_nothing_here(
     site: WebServer, tmp_path: Path, marker: str
 ) -> None:
@@ -92,6 +93,7 @@ def test_pages_render_on_a_playwright_server_and_nothing_here(
     assert seen[-1] == [], f"browsers launched here: {seen[-1]}"
 
 
+@pytest.mark.slow
 def test_pages_render_on_a_devtools_endpoint_which_keeps_running(
     site: WebServer, tmp_path: Path, marker: str
 ) -> None:
@@ -105,6 +107,7 @@ def test_pages_render_on_a_devtools_endpoint_which_keeps_running(
     assert len(seen) == 2 and seen == [[], []]
 
 
+@pytest.mark.slow
 def test_the_guard_holds_on_a_remote_engine(site: WebServer, tmp_path: Path) -> None:
     """The page's server stands for a public host: its script tries another port of this
     machine, which it was not given; through the engine as through a local launch, that
@@ -126,6 +129,7 @@ def test_the_guard_holds_on_a_remote_engine(site: WebServer, tmp_path: Path) -> 
         private.stop()
 
 
+@pytest.mark.slow
 def test_an_endpoint_that_does_not_answer_is_one_line_and_an_outcome(
     site: WebServer, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -158,6 +162,7 @@ def test_an_endpoint_that_does_not_answer_is_one_line_and_an_outcome(
         old.stop()
 
 
+@pytest.mark.slow
 def test_a_list_of_endpoints_keeps_each_host_on_one(site: WebServer, tmp_path: Path) -> None:
     other = WebServer().start()  # a second host: localhost, where the first is 127.0.0.1
     try:
@@ -178,6 +183,7 @@ def test_a_list_of_endpoints_keeps_each_host_on_one(site: WebServer, tmp_path: P
         other.stop()
 
 
+@pytest.mark.slow
 def test_an_engine_lost_mid_refresh_costs_its_page_in_flight(
     site: WebServer, tmp_path: Path
 ) -> None:
@@ -219,6 +225,7 @@ ENDLESS = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["/busy", "/busy-later", "/endless"])
 def test_a_page_whose_scripts_never_stop_times_out(site: WebServer, path: str) -> None:
     site.routes["/busy"] = Page(BUSY)
@@ -242,6 +249,7 @@ def test_browser_endpoint_must_be_an_engine_url() -> None:
     assert limits("cdp+ws://h:1/x").browser_endpoint == ("cdp+ws://h:1/x",)
 
 
+@pytest.mark.slow
 def test_a_refresh_with_an_endpoint_down_says_so_once_and_goes_on(
     prefect_harness: None, site: WebServer, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
@@ -280,6 +288,7 @@ def test_a_refresh_with_an_endpoint_down_says_so_once_and_goes_on(
     assert rows["plain"]["grade"] == "documented"
 
 
+@pytest.mark.slow
 def test_a_hosts_pages_share_a_context_and_no_other_host_does(site: WebServer) -> None:
     """The first page's answer sets a cookie (cookies do not tell ports apart): the same
     host's next page sends it back; a page of another server on this machine, rendered
@@ -308,6 +317,7 @@ def test_a_hosts_pages_share_a_context_and_no_other_host_does(site: WebServer) -
         other.stop()
 
 
+@pytest.mark.slow
 def test_pop_ups_and_web_sockets_go_through_the_guard(site: WebServer) -> None:
     """A public page opens a pop-up and a WebSocket to another server on this machine:
     that server never sees either (its hits count every request, upgrades included)."""
@@ -331,6 +341,7 @@ def test_pop_ups_and_web_sockets_go_through_the_guard(site: WebServer) -> None:
         private.stop()
 
 
+@pytest.mark.slow
 def test_a_reused_tab_renders_another_fragment_of_the_same_page(site: WebServer) -> None:
     """Hash-routed apps: /spa#pricing then /spa#docs, one tab at a time; each gets its
     own text (the tab is not left on the document a #fragment would not reload)."""

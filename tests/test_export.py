@@ -68,6 +68,7 @@ def _stored(db: Path) -> dict[tuple[str, datetime], bytes]:
     return {(url, at): decompress(bytes(body)) for url, at, body in rows}
 
 
+@pytest.mark.slow
 def test_warc_holds_every_kept_page_byte_for_byte(
     exported: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -134,6 +135,7 @@ def _as_text(con, source: str, fields: list[tuple[str, str]], lists_as_json: boo
     return sorted(rows, key=lambda r: tuple((x is None, x or "") for x in r))
 
 
+@pytest.mark.slow
 def test_views_read_back_equal_and_the_package_describes_them(
     exported: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -197,6 +199,7 @@ def _views_read_back(config: Path, db: Path, tmp_path: Path, fmt: str) -> None:
     assert rows == (4,)
 
 
+@pytest.mark.slow
 def test_the_site_carries_its_dataset_metadata_and_origins(
     exported: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -233,6 +236,7 @@ MISTAKES = [
 ]
 
 
+@pytest.mark.slow
 def test_export_mistakes_are_one_line(
     exported: tuple[Path, Path],
     capsys: pytest.CaptureFixture[str],

@@ -10,6 +10,7 @@ import random
 import string
 from functools import cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import need_corpus
@@ -56,6 +57,7 @@ def reading(html: str) -> tuple[str | None, str]:
     return page.title, page.text
 
 
+@pytest.mark.slow
 def test_chrome_changes_take_the_fast_way_and_never_hide_a_change() -> None:
     rng = random.Random(17)
     fast = checked = 0
@@ -90,6 +92,7 @@ def test_chrome_changes_take_the_fast_way_and_never_hide_a_change() -> None:
 EDITS = st.sampled_from(["scramble", "drop", "double", "word"])
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.integers(min_value=0, max_value=10_000),

@@ -59,6 +59,7 @@ def _one(db: Path, sql: str) -> tuple:
         con.close()
 
 
+@pytest.mark.slow
 def test_a_snapshot_is_a_distinct_main_text(
     prefect_harness: None,
     web: WebServer,
@@ -199,6 +200,7 @@ def test_fingerprints_of_short_or_fallback_readings_are_not_made() -> None:
     assert fingerprint.make(html, "Something the page never said, at length.") is None
 
 
+@pytest.mark.slow
 def test_gc_drops_fetch_rows_nothing_rests_on_and_compacts(
     prefect_harness: None,
     web: WebServer,
@@ -279,6 +281,7 @@ def test_gc_drops_fetch_rows_nothing_rests_on_and_compacts(
     assert newest is not None and newest[0] > last[0]
 
 
+@pytest.mark.slow
 def test_gc_refuses_while_a_refresh_holds_the_lock(tmp_path: Path) -> None:
     from cli.main import main
 

@@ -11,8 +11,12 @@ import pytest
 from flows.runtime.prefect_server import TemporaryServer, healthy
 from warehouse.errors import EvidenceError
 
+# tests of the server code itself: the commands here start servers of their own
+pytestmark = [pytest.mark.slow, pytest.mark.own_prefect]
+
 PROBE = """
 from flows.runtime import prefect_api
+
 with prefect_api() as api:
     api.wait()
     from prefect.settings import get_current_settings

@@ -24,6 +24,7 @@ def _corpus_page(key: str) -> str:
     return gzip.decompress(path.read_bytes()).decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 def test_page_dates_match_the_hand_labels() -> None:
     """50 corpus pages, dated by hand from what they show. A page's metadata in UTC may
     fall on the day after its byline's local date: a day off is counted apart."""

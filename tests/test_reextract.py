@@ -12,6 +12,7 @@ from support import one_source_catalog, refresh_at
 from warehouse.db import connect
 
 
+@pytest.mark.slow
 def test_reextract_rereads_older_pages_without_fetching(
     prefect_harness: None,
     web: WebServer,
@@ -59,6 +60,7 @@ def test_reextract_rereads_older_pages_without_fetching(
     assert "re-extracted 0 stored page(s)" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_an_extractor_change_reaches_the_card_the_site_and_suggest(
     prefect_harness: None,
     web: WebServer,

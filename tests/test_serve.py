@@ -17,6 +17,9 @@ from support import wait_for_line
 from warehouse.db import connect
 from warehouse.errors import WarehouseError
 
+# tests of the server code itself: the commands here start servers of their own
+pytestmark = [pytest.mark.slow, pytest.mark.own_prefect]
+
 
 def processes_with(marker: str) -> list[int]:
     """PIDs whose environment holds marker (the test's own PREFECT_HOME)."""

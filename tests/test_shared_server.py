@@ -18,7 +18,7 @@ import pytest
 from servers import Page, WebServer
 from support import write_config
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.own_prefect]
 
 PAGE = "<html><main><p>Members get {n} GPU hours per month on A100 nodes.</p></main></html>"
 

@@ -39,6 +39,7 @@ def _tags(path: Path) -> list[tuple[str, dict[str, str | None]]]:
     return parser.tags
 
 
+@pytest.mark.slow
 def test_site_of_a_refreshed_catalog(
     prefect_harness: None,
     web: WebServer,
@@ -134,6 +135,7 @@ def test_site_of_a_refreshed_catalog(
     assert [e.findtext(f"{atom}id") for e in again.findall(f"{atom}entry")] == ids
 
 
+@pytest.mark.slow
 def test_the_site_in_a_real_browser(
     prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -153,6 +153,7 @@ def test_fetcher_sees_a_redirect_home(web: WebServer) -> None:
     assert b.outcome is Outcome.OK
 
 
+@pytest.mark.slow
 def test_soft_failures_never_move_the_grade_or_checked_at(
     prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -198,6 +199,7 @@ def test_soft_failures_never_move_the_grade_or_checked_at(
             con.close()
 
 
+@pytest.mark.slow
 def test_a_gutted_primary_page_is_held_for_review_until_accepted(
     prefect_harness: None,
     web: WebServer,

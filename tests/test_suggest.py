@@ -30,6 +30,7 @@ DEMO_PAGES = [
 ]
 
 
+@pytest.mark.slow
 def test_every_suggested_quote_is_confirmed_by_a_refresh(
     prefect_harness: None,
     web: WebServer,

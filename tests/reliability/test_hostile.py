@@ -28,6 +28,7 @@ def timed_extract(html: str) -> tuple[float, object]:
     return time.monotonic() - t0, page
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "html",
     [
@@ -146,6 +147,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 MEMORY_BOUND_MB = 1200  # measured 811 MB on 2026-12-01 (pytest -s prints it)
 
 
+@pytest.mark.slow
 def test_hostile_pages_stay_within_bounded_memory(web: WebServer) -> None:
     """Fetched with the default limits and read as a worker reads them, in a fresh
     process: its peak resident memory stays under the bound."""

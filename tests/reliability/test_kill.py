@@ -197,6 +197,7 @@ def _contents(db: Path) -> tuple:
     return row
 
 
+@pytest.mark.slow
 def test_gc_killed_at_any_moment_leaves_a_whole_file(tmp_path: Path) -> None:
     import subprocess
     import sys

@@ -53,6 +53,7 @@ def test_schema1_database_migrates_in_place(tmp_path: Path) -> None:
 SCHEMA6 = FIXTURE.with_name("schema6.duckdb")
 
 
+@pytest.mark.slow
 def test_schema6_database_keeps_its_pages_and_stops_growing_on_volatile_pages(
     prefect_harness: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -132,6 +133,7 @@ SCHEMA2 = FIXTURE.with_name("schema2.duckdb")
 CLAIMS = "SELECT record_id, claim_id, grade, confirming_sources FROM claim_status ORDER BY 1, 2"
 
 
+@pytest.mark.slow
 def test_schema2_database_made_by_that_release_migrates_and_reads_the_same() -> None:
     """Written by release c63f24a's own demo (tests/fixtures/db/make_schema2_db.sh): three
     records graded reported, contradicted and documented, before alerts existed."""

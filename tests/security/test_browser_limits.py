@@ -91,6 +91,7 @@ def test_a_script_bomb_is_refused_and_the_page_still_renders(web: WebServer) -> 
     assert got.outcome is Outcome.OK and "refused, 9 seats" in (got.text or ""), got.text
 
 
+@pytest.mark.slow
 def test_a_gzip_page_reaches_the_browser_decoded(web: WebServer) -> None:
     web.routes["/gz"] = Page(
         gzip.compress(b"<html><body><main><p>First page, 4 seats.</p></main></body></html>"),

@@ -47,6 +47,7 @@ def test_only_encodings_decoded_in_pieces_are_asked_for(web: WebServer) -> None:
     assert {c.split(";")[0].strip() for c in asked.split(",")} <= BOUNDED, asked
 
 
+@pytest.mark.slow
 def test_stacked_gzip_is_refused_unread(web: WebServer) -> None:
     """1 GiB behind two layers of gzip, under 2 KB on the wire."""
     bomb = gzip.compress(gzip_of_zeros(1 << 30))
@@ -125,6 +126,7 @@ def test_a_bomb_grows_memory_by_little_more_than_max_bytes(web: WebServer, encod
     assert int(growth) < GROWTH_BOUND_MB
 
 
+@pytest.mark.slow
 def test_an_archive_api_answering_a_bomb_gives_no_copy(web: WebServer) -> None:
     """The archive fallback's answer is read within the same bound as a page."""
     web.routes["/gone"] = Page("<p>gone</p>", status=410)

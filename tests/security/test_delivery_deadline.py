@@ -94,6 +94,7 @@ def attempts(db: Path) -> list[tuple[int, bool]]:
         con.close()
 
 
+@pytest.mark.slow
 def test_a_dripping_endpoint_costs_one_message_deadline(drip: Drip, tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     url = drip.url("/hook")
@@ -105,6 +106,7 @@ def test_a_dripping_endpoint_costs_one_message_deadline(drip: Drip, tmp_path: Pa
     assert attempts(db) == [(1, False), (0, False), (0, False)]
 
 
+@pytest.mark.slow
 def test_every_channel_dripping_costs_at_most_the_run_budget(drip: Drip, tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     urls = [drip.url(f"/hook{i}") for i in range(5)]
@@ -116,6 +118,7 @@ def test_every_channel_dripping_costs_at_most_the_run_budget(drip: Drip, tmp_pat
     assert sum(tried) <= DELIVERY_BUDGET_S / SEND_TIMEOUT_S
 
 
+@pytest.mark.slow
 def test_what_ran_out_of_time_is_delivered_next_run(drip: Drip, tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     url = drip.url("/hook")

@@ -27,6 +27,7 @@ def test_cut_for_diff_cuts_at_the_cap_on_a_word() -> None:
     assert len(cut.split()) == MAX_DIFF_TOKENS // 2
 
 
+@pytest.mark.slow
 def test_word_diff_of_a_million_distinct_words_is_bounded() -> None:
     old = " ".join(f"w{i}" for i in range(WORDS))
     new = " ".join(f"v{i}" for i in range(WORDS))
@@ -46,6 +47,7 @@ def huge(tmp_path: Path) -> Path:
     return tmp_path / "w.duckdb"
 
 
+@pytest.mark.slow
 def test_diff_of_two_huge_pages_says_it_compared_their_beginnings(
     huge: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
