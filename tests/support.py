@@ -133,21 +133,27 @@ def need_shared_labels(name: str) -> Path:
 
 def wait_for_line(proc, needle: str, timeout: float = 120) -> bool:
     """Read the refresh's stderr until a line holds needle (the moment to kill it)."""
+    return read_until(proc.stderr, proc, needle, timeout) is not None
+
+
+def read_until(stream, proc, needle: str, timeout: float = 120) -> str | None:
+    """What the process wrote on stream up to and including needle; None if it ended or
+    the time ran out first."""
     import os
     import select
     import time
 
     deadline = time.monotonic() + timeout
     buffer = ""
-    fd = proc.stderr.fileno()
+    fd = stream.fileno()
     while time.monotonic() < deadline and proc.poll() is None:
         ready, _, _ = select.select([fd], [], [], 0.2)
         if ready:
             chunk = os.read(fd, 4096).decode(errors="replace")
             buffer += chunk
             if needle in buffer:
-                return True
-    return False
+                return buffer
+    return None
 
 
 def processes(match: Callable[[bytes, bytes], bool]) -> list[int]:

@@ -9,13 +9,18 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import httpx
 import pytest
 from servers import Page, WebServer
-from support import wait_for_line
+from support import read_until, wait_for_line
 
 from warehouse.db import connect
 from warehouse.errors import WarehouseError
+
+if TYPE_CHECKING:
+    from conftest import SessionPrefect
 
 # tests of the server code itself: the commands here start servers of their own
 pytestmark = [pytest.mark.slow, pytest.mark.own_prefect]
@@ -57,7 +62,8 @@ def serve_config(web: WebServer, tmp_path: Path) -> tuple[Path, Path]:
 
 def start_serve(config: Path, home: str, **extra: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
-    env.update(PREFECT_HOME=home, **extra)
+    # a run asked for through the API is picked up within a second, not Prefect's ten
+    env.update(PREFECT_HOME=home, PREFECT_RUNNER_POLL_FREQUENCY="1", **extra)
     return subprocess.Popen(
         [sys.executable, "-m", "cli", "serve", "--config", str(config)],
         env=env,
@@ -67,8 +73,28 @@ def start_serve(config: Path, home: str, **extra: str) -> subprocess.Popen:
     )
 
 
+def run_now(api: str, config: Path) -> None:
+    """Once serve has put up this catalog's deployment on its schedule, ask for a run of
+    it through Prefect's API (what the cron does at the next minute)."""
+    deadline = time.monotonic() + 120
+    while True:
+        found = [
+            d
+            for d in httpx.post(f"{api}/deployments/filter", json={}, timeout=10).json()
+            if d["parameters"].get("config_dir") == str(config.resolve())
+        ]
+        if found:
+            break
+        assert time.monotonic() < deadline, "serve put up no deployment within two minutes"
+        time.sleep(0.5)
+    (deployment,) = found
+    assert [s["schedule"]["cron"] for s in deployment["schedules"]] == ["* * * * *"]
+    asked = httpx.post(f"{api}/deployments/{deployment['id']}/create_flow_run", json={})
+    asked.raise_for_status()
+
+
 def wait_landed(serve: subprocess.Popen, db: Path) -> None:
-    """Until a scheduled run has graded the record (the cron fires within a minute)."""
+    """Until a run has graded the record."""
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline and serve.poll() is None:
         time.sleep(2)
@@ -113,17 +139,22 @@ def gone(home: str) -> bool:
 
 
 @pytest.mark.slow
-def test_serve_fires_on_schedule_and_stops_cleanly(web: WebServer, tmp_path: Path) -> None:
+def test_serve_puts_up_its_schedule_runs_and_stops_cleanly(web: WebServer, tmp_path: Path) -> None:
     config, db = serve_config(web, tmp_path)
     home = str(tmp_path / "prefect-home")
     serve = start_serve(config, home)
     out = ""
     try:
+        said = read_until(serve.stderr, serve, "; cron")
+        assert said, "the local server never started"
+        run_now(said.split("Prefect server at ")[1].split(";")[0] + "/api", config)
         wait_landed(serve, db)
-        time.sleep(10)  # the run says what moved after it graded: let it finish first
+        # the run says what moved after it graded: until it has
+        out = read_until(serve.stdout, serve, "URL(s) fetched") or ""
     finally:
         if serve.poll() is None:
-            out, _ = stop(serve, signal.SIGTERM)
+            rest, _ = stop(serve, signal.SIGTERM)
+            out += rest
     assert gone(home), "serve left processes behind"
     # each run says what moved, as `evidence refresh` does
     assert "seats: documented (fresh), first graded\n" in out, out
@@ -148,26 +179,21 @@ def test_serve_killed_takes_its_prefect_server_with_it(web: WebServer, tmp_path:
 
 
 @pytest.mark.slow
-def test_serve_uses_a_configured_api_and_stops_on_ctrl_c(web: WebServer, tmp_path: Path) -> None:
-    from flows.runtime.prefect_server import healthy, local_server
+def test_serve_uses_a_configured_api_and_stops_on_ctrl_c(
+    web: WebServer, tmp_path: Path, session_prefect: SessionPrefect
+) -> None:
+    from flows.runtime.prefect_server import healthy
 
     config, db = serve_config(web, tmp_path)
-    server_home = tmp_path / "server-home"
-    saved = os.environ.get("PREFECT_HOME")
-    os.environ["PREFECT_HOME"] = str(server_home)  # the server's own, inherited at start
+    api = session_prefect.start()  # the test session's server, as a user's own
+    serve = start_serve(config, str(tmp_path / "serve-home"), PREFECT_API_URL=api)
+    err = ""
     try:
-        with local_server(tmp_path / "server.log") as api:
-            serve = start_serve(config, str(tmp_path / "serve-home"), PREFECT_API_URL=api)
-            err = ""
-            try:
-                wait_landed(serve, db)
-            finally:
-                if serve.poll() is None:
-                    _, err = stop(serve, signal.SIGINT)
-            assert "starting a local Prefect server" not in err  # it used the one it was given
-            assert healthy(api)  # and left it running
+        assert wait_for_line(serve, f"serving on {api}"), "serve never said where it serves"
+        run_now(api, config)
+        wait_landed(serve, db)
     finally:
-        if saved is None:
-            os.environ.pop("PREFECT_HOME", None)
-        else:
-            os.environ["PREFECT_HOME"] = saved
+        if serve.poll() is None:
+            _, err = stop(serve, signal.SIGINT)
+    assert "starting a local Prefect server" not in err  # it used the one it was given
+    assert healthy(api)  # and left it running

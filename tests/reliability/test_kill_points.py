@@ -9,10 +9,13 @@ a user can read afterwards is compared with what the refresh before it left.
 
 from __future__ import annotations
 
+import shutil
 import signal
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from servers import Page, WebServer
@@ -21,6 +24,9 @@ from support import wait_paused
 from warehouse.db import connect
 
 from .conftest import start_refresh, write_catalog
+
+if TYPE_CHECKING:
+    from conftest import SessionPrefect
 from .test_kill import check_consistent, orphans
 
 SOURCES = 30
@@ -61,14 +67,40 @@ def refresh_at(config: Path, at: datetime, **env: str) -> None:
     assert proc.returncode == 0, err
 
 
+@pytest.fixture(scope="module")
+def first_day(
+    tmp_path_factory: pytest.TempPathFactory, session_prefect: SessionPrefect
+) -> Iterator[tuple[WebServer, Path, dict]]:
+    """The first day's refresh, made once for the module: its server, folder and pages."""
+    web = WebServer().start()
+    root = tmp_path_factory.mktemp("first-day")
+    config = write_catalog(root, web, SOURCES)
+    refresh_at(config, T0, PREFECT_API_URL=session_prefect.start())
+    yield web, root, dict(web.routes)
+    web.stop()
+
+
+@pytest.fixture
+def day_one(first_day: tuple[WebServer, Path, dict], tmp_path: Path) -> tuple[WebServer, Path]:
+    """A copy of the first day's catalog and database for one test, its pages as they were."""
+    web, root, pages = first_day
+    web.routes.clear()
+    web.routes.update(pages)
+    shutil.copytree(root / "config", tmp_path / "config")
+    for stored in root.glob("w.duckdb*"):
+        shutil.copy(stored, tmp_path / stored.name)
+    settings = tmp_path / "config" / "settings.yaml"
+    settings.write_text(settings.read_text().replace(str(root), str(tmp_path)))
+    return web, tmp_path / "config"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("point", ["extract", "write", "values", "grade"])
 def test_killed_inside_a_step_keeps_the_last_complete_state(
-    web: WebServer, tmp_path: Path, point: str
+    day_one: tuple[WebServer, Path], tmp_path: Path, point: str
 ) -> None:
-    config = write_catalog(tmp_path, web, SOURCES)
+    web, config = day_one
     db = tmp_path / "w.duckdb"
-    refresh_at(config, T0)
     before = state(db)
     # The primaries of half the records now show other figures: the next refresh has new
     # pages to read and store, and grades to move (documented -> contradicted).
