@@ -791,7 +791,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     db = resolve_db(args.db, catalog.settings)
-    from flows.commands.run import check_served
+    from flows.catalog import check_served
     from flows.commands.serve import serve
 
     check_served(catalog, db if check_database_file(db) else None, prune=False)

@@ -28,7 +28,7 @@ from flows.alerting import (
     record_moves,
     value_moves,
 )
-from flows.catalog import Settings, load_catalog, resolve_db
+from flows.catalog import Settings, check_served, load_catalog, resolve_db
 from flows.fetching import check_engines
 from flows.pipeline import store_sources
 from flows.planning import (
@@ -63,9 +63,11 @@ def refresh_flow(
     record_ids: list[str] | None = None,
     due: bool = False,
     source_ids: list[str] | None = None,
+    prune: bool = False,
 ) -> RunReport:
     """Fetch, snapshot, extract, check and grade every (or each named) record; `due`:
-    fetch only the sources that are due (and those named by `source_ids`).
+    fetch only the sources that are due (and those named by `source_ids`); `prune`: the
+    catalog may lack records the database holds.
 
     Returns the run's report (one summary row per record, what moved, what failed); a
     Cancelled state, without touching anything, when another refresh holds the database.
@@ -87,6 +89,9 @@ def refresh_flow(
             # Prefect ends the run in the state a flow returns: cancelled, not failed. Its
             # flow types know results only, not states.
             return Cancelled(message=str(e))  # type: ignore[return-value]
+        # A run started by a deployment (serve, a work pool) was not checked by the
+        # command line: the database serves one catalog, whoever starts the run.
+        check_served(catalog, db if db.exists() else None, prune)
         # Where pages are read (a Dask cluster answers before anything is written).
         runner = held.enter_context(cluster_runner(catalog.settings, Path(config_dir)))
         extracting = Extraction(runner)

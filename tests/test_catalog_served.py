@@ -211,3 +211,25 @@ def test_the_readme_shows_the_line_as_printed(
     held_database(Path("data/evidence.duckdb"), ["research-credits"], "/home/me/mine")
     write_config(tmp_path, record_yaml("icml-2026-repro-credits"))
     assert refuse(capsys, "refresh", "--db", "data/evidence.duckdb") == shown
+
+
+@pytest.mark.slow
+def test_a_deployed_run_of_a_catalog_lacking_held_records_stops_before_it_fetches(
+    prefect_harness: None, tmp_path: Path, web: WebServer
+) -> None:
+    """A run a deployment starts (serve, a work pool) goes straight to the flow: the flow
+    checks what the command line checks, and writes nothing."""
+    from flows.refresh import refresh_flow
+
+    web.routes["/p"] = Page("<html><main><p>We give 500 GPU hours a month.</p></main></html>")
+    db = tmp_path / "w.duckdb"
+    held_database(db, ["alpha", "beta"], "/home/me/mine")
+    config = write_config(tmp_path, record_yaml("alpha", web.url("/p")))
+    state = refresh_flow(str(config), str(db), None, return_state=True)
+    assert state.is_failed()
+    assert "lacks 1 record" in str(state.message) and "(beta)" in str(state.message)
+    assert web.hits["/p"] == 0  # nothing fetched
+    assert held(db) == ("/home/me/mine", ["alpha", "beta"])
+    pruned = refresh_flow(str(config), str(db), None, prune=True, return_state=True)
+    assert pruned.is_completed(), pruned.message
+    assert held(db) == (str(config.resolve()), ["alpha"])

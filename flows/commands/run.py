@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flows.catalog import Catalog, load_catalog
+from flows.catalog import check_served, load_catalog
 from flows.runtime import (
     configure_prefect,
     interrupted,
@@ -19,12 +19,9 @@ from flows.runtime import (
     progress,
     stop_on_interrupt,
 )
-from warehouse import queries
-from warehouse.db import check_database_file, session
+from warehouse.db import check_database_file
 from warehouse.errors import EvidenceError
 from warehouse.lock import refresh_lock
-
-MAX_NAMED = 10  # records named in the one line of a catalog that lacks them
 
 if TYPE_CHECKING:  # (imported by the flow, once the server is on its way)
     from flows.alerting import RunReport
@@ -67,48 +64,16 @@ def run_refresh(
             start_workers()  # they import the extractors while the server starts
         api.wait()
         state = refresh_flow(
-            str(catalog.config_dir), str(db), record_ids, due, source_ids, return_state=True
+            str(catalog.config_dir),
+            str(db),
+            record_ids,
+            due,
+            source_ids,
+            prune,
+            return_state=True,
         )
     if interrupted():  # (whatever Prefect made of it)
         raise KeyboardInterrupt
     if state.is_cancelled():  # cancelled from Prefect's side: the run did not complete
         raise EvidenceError(state.message or f"the refresh of {db} was cancelled")
     return state.result()  # a crash raises here, as it was raised in the flow
-
-
-def check_served(catalog: Catalog, db: Path | None, prune: bool) -> None:
-    """A database serves one catalog: an EvidenceError when this catalog lacks records db
-    holds (or has none at all), naming them and the config directory they came from."""
-    config_dir = catalog.config_dir
-    if db is None:
-        held: list[str] = []
-        origin = None
-    else:
-        with session(db, read_only=True) as con:
-            origin, held = queries.served_catalog(con)
-    have = {r.id for r in catalog.records}
-    lacking = sorted(set(held) - have)
-    if prune:
-        return
-    if not catalog.records and not lacking:
-        raise EvidenceError(
-            f"no records in {config_dir / 'records'}: nothing to refresh "
-            "(add a record file, or pass --config DIR)"
-        )
-    if not lacking:
-        return
-    named = ", ".join(lacking[:MAX_NAMED])
-    if len(lacking) > MAX_NAMED:
-        named += f" and {len(lacking) - MAX_NAMED} more"
-    whence = f"from {origin}" if origin else "from a catalog it did not note"
-    here = str(config_dir.resolve())
-    if origin == here:
-        whence = "from this catalog before they left it"
-    plural = "record" if len(lacking) == 1 else "records"
-    lack = "has none of the records" if not catalog.records else f"lacks {len(lacking)} {plural}"
-    hint = f"--config {origin}" if origin and origin != here else "the catalog that has them"
-    raise EvidenceError(
-        f"the catalog in {config_dir} {lack} {db} holds ({named}), {whence}: "
-        f"refresh with {hint}, or add --prune to take them out of the views "
-        "(their history is kept)"
-    )
