@@ -313,9 +313,35 @@ def test_the_site_reads_well_wide_and_narrow(
     for width in (1280, 390):
         index, record = seen[("index", width)], seen[("records/r1", width)]
         assert [i for i in index["ids"] if i.startswith("r")] == ["r1", "r2", "r10"]
-        assert "page dates" not in record["headers"]  # no page here gives its dates
+        # no page here gives its dates: no column for them
+        assert "page dates" not in record["headers"]
+        assert "page published" not in record["headers"] and "accessed" in record["headers"]
         assert record["legend"] == ["documented"]
         first, last = record["ends"]
         assert first != last and first.startswith("2026-12-01")
         assert sorted(record["figures"]) == ["b", "long"]  # one group a source
         assert seen[("sources", width)]["pieces"], "the URLs are measured"
+
+
+@pytest.mark.parametrize(("published", "columns"), [("2026-11-30", True), (None, False)])
+def test_a_records_sources_have_page_date_columns_only_when_a_page_says_a_date(
+    published: str | None, columns: bool
+) -> None:
+    from jinja2 import Environment, PackageLoader
+
+    from cli.site import url_breaks
+
+    env = Environment(loader=PackageLoader("cli", "templates"), autoescape=True)
+    env.filters["url_breaks"] = url_breaks
+    sources = [
+        {"source_id": s, "role": "primary", "last_outcome": "ok", "url": "https://a.example/"}
+        | {"accessed_at": "2026-12-01", "modified_on": None, "consecutive_failures": 0}
+        | {"published_on": published if s == "b" else None}
+        for s in ("a", "b")
+    ]
+    html = env.get_template("record.html").render(
+        record={"title": "T", "record_id": "t", "grade": "documented"}, sources=sources
+    )
+    table = html[html.index("<h2>Sources</h2>") :]
+    assert ("<th>page published</th><th>page modified</th>" in table) == columns
+    assert table.count('<td class="date">') == (6 if columns else 2)
