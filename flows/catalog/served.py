@@ -6,8 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from flows.catalog.models import Catalog
-from warehouse import queries
-from warehouse.db import session
 from warehouse.errors import EvidenceError
 
 MAX_NAMED = 10  # records named in the one line of a catalog that lacks them
@@ -16,6 +14,9 @@ MAX_NAMED = 10  # records named in the one line of a catalog that lacks them
 def check_served(catalog: Catalog, db: Path | None, prune: bool) -> None:
     """A database serves one catalog: an EvidenceError when this catalog lacks records db
     holds (or has none at all), naming them and the config directory they came from."""
+    from warehouse import queries  # (the catalog alone is read without DuckDB)
+    from warehouse.db import session
+
     config_dir = catalog.config_dir
     if db is None:
         held: list[str] = []
