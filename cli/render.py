@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 from extractors.printable import printable, spreadsheet_safe
 
-# Why a record has its grade: what its weakest claims lack, named (CONTRACT.md, "Grades")
+# Why a record has its grade: what its weakest claims lack, named (docs/grading.md, "Grades")
 WHY_GRADED = {
     "documented": "a primary source confirms every claim",
     "reported": "only third parties confirm {claims}",

@@ -22,7 +22,7 @@ from extractors.values import Status
 
 
 class Condition(StrEnum):
-    """A claim's condition after a check (CONTRACT.md, `claim_status.condition`)."""
+    """A claim's condition after a check (docs/views.md, `claim_status.condition`)."""
 
     PASS = "pass"
     WARN = "warn"

@@ -1,4 +1,4 @@
-"""The grade rules of the contract as pure functions, for grading a catalog offline
+"""The grade rules of docs/grading.md as pure functions, for grading a catalog offline
 (`evidence check`, `evidence plan`) against checks that were never stored.
 
 The refresh grades in SQL (warehouse/sql/grade.sql); tests/test_check.py holds

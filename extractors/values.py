@@ -9,7 +9,7 @@ from enum import StrEnum
 
 
 class Status(StrEnum):
-    """The canonical statuses of a programme (CONTRACT.md, SQL views)."""
+    """The canonical statuses of a programme (docs/grading.md, "Status claims")."""
 
     OPEN = "open"
     WAITLIST = "waitlist"
@@ -29,7 +29,7 @@ class CheckOutcome(StrEnum):
 
 
 class Outcome(StrEnum):
-    """A fetch attempt's outcome (CONTRACT.md, "Fetch outcomes"): the fetchers decide most,
+    """A fetch attempt's outcome (docs/grading.md, "Fetch outcomes"): the fetchers decide most,
     the soft-failure rules (extractors/soft.py) decide soft_404 and blocked."""
 
     OK = "ok"

@@ -201,11 +201,13 @@ def test_prune_takes_records_out_and_they_come_back_with_their_history(
     assert fetched == (2,) and grade == ("documented",)
 
 
-def test_the_readme_shows_the_line_as_printed(
+def test_the_docs_show_the_line_as_printed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    (shown,) = [line for line in readme.splitlines() if line.startswith("evidence: the catalog")]
+    root = Path(__file__).resolve().parent.parent
+    docs = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    text = "\n".join(path.read_text(encoding="utf-8") for path in docs)
+    (shown,) = [line for line in text.splitlines() if line.startswith("evidence: the catalog")]
     monkeypatch.chdir(tmp_path)
     (tmp_path / "data").mkdir()
     held_database(Path("data/evidence.duckdb"), ["research-credits"], "/home/me/mine")

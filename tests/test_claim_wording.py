@@ -1,5 +1,5 @@
-"""Claim checks on figures written another way for the same value (CONTRACT.md, "Claim
-checks"): confirmed with the page's wording; another value or currency stays changed;
+"""Claim checks on figures written another way for the same value (docs/grading.md,
+"Claim checks"): confirmed with the page's wording; another value or currency stays changed;
 a figure of another kind is not in the quote's place."""
 
 from __future__ import annotations

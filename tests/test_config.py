@@ -1,4 +1,5 @@
-"""Every config mistake of the contract: one line naming file, line and fix; nothing written."""
+"""Every config mistake of docs/configuration.md: one line naming file, line and fix;
+nothing written."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def write(tmp_path: Path, records: dict[str, str], settings: str | None = None) 
     return tmp_path
 
 
-def test_the_contract_example_loads(tmp_path: Path) -> None:
+def test_the_documented_example_loads(tmp_path: Path) -> None:
     catalog = load_catalog(write(tmp_path, {"a.yaml": GOOD}))
     (record,) = catalog.records
     assert record.id == "icml-2026-repro-credits"
@@ -340,7 +341,7 @@ claims:
 """
 
 
-def test_expect_loads_in_the_contract_vocabulary(tmp_path: Path) -> None:
+def test_expect_loads_in_the_documented_vocabulary(tmp_path: Path) -> None:
     (record,) = load_catalog(write(tmp_path, {"r.yaml": EXPECTS})).records
     hours, pool, applications, second = record.config.claims
     assert hours.expect is not None and hours.expect.to_expect().at_least == 300

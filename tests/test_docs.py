@@ -1,4 +1,5 @@
-"""The README matches the code: its first commands, every CLI command, every view."""
+"""The docs match the code: the README's first commands, every CLI command, every view
+and column, every setting, every path and link the docs name, and the demo's output."""
 
 from __future__ import annotations
 
@@ -13,6 +14,13 @@ from warehouse.db import migrations
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 DEVELOPMENT = (ROOT / "DEVELOPMENT.md").read_text(encoding="utf-8")
+# The reference: docs/<name>.md by name
+DOCS = {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md"))}
+EVERY_DOC = {
+    "README.md": README,
+    "DEVELOPMENT.md": DEVELOPMENT,
+    **{f"docs/{name}": text for name, text in DOCS.items()},
+}
 VIEWS = [
     "record_status",
     "claim_status",
@@ -35,6 +43,15 @@ def test_readme_opens_with_the_two_commands() -> None:
     assert commands == ["make demo", "make test"]
 
 
+def test_the_readme_stays_a_guide() -> None:
+    """The README is the user's guide; the full reference lives in docs/ and the README
+    links every file of it."""
+    assert len(README.splitlines()) <= 320, "move reference material from the README to docs/"
+    assert {"commands.md", "configuration.md", "views.md", "grading.md"} <= set(DOCS)
+    for name in DOCS:
+        assert f"](docs/{name}" in README, f"the README does not link docs/{name}"
+
+
 def test_every_command_has_help_and_is_documented() -> None:
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
@@ -43,6 +60,8 @@ def test_every_command_has_help_and_is_documented() -> None:
         help_text = next(c.help for c in sub._choices_actions if c.dest == name)
         assert help_text, f"{name} has no help text"
         assert f"`evidence {name}" in README, f"evidence {name} is not in the README"
+        row = rf"^\| `evidence {name}[ `]"
+        assert re.search(row, DOCS["commands.md"], re.M), f"{name} is not in docs/commands.md"
         own = sub.choices[name].format_help()
         assert help_text[0].upper() + help_text[1:] in own, f"{name}: no description"
         assert f"example:\n  evidence {name}" in own, f"{name}: no example"
@@ -73,23 +92,104 @@ def test_flags_mean_the_same_before_and_after_the_command(command: str) -> None:
     assert parser.parse_args([command, *extra, "--format", "json"]).format == "json"
 
 
-def test_every_view_is_in_the_readme_and_the_migrations() -> None:
+def test_every_view_is_in_the_docs_and_the_migrations() -> None:
+    from warehouse.exports import STABLE_VIEWS
+
     sql = "\n".join(text for _, _, text in migrations())
     for view in VIEWS:
-        assert f"`{view}`" in README, view
         assert re.search(rf"CREATE VIEW {view}\b", sql), view
+        assert view in STABLE_VIEWS, f"{view} is not exported"
+    # every view the migrations make in `main` (internal ones live in `store`)
+    made = set(re.findall(r"CREATE (?:OR REPLACE )?VIEW (\w+) AS", sql))
+    assert made == set(STABLE_VIEWS), "a view in main that export leaves out, or the reverse"
+    views_doc = DOCS["views.md"]
+    for view in sorted(made):
+        assert f"`{view}`" in README, f"{view} is not in the README's views"
+        assert re.search(rf"^\| `{view}` \|", views_doc, re.M), f"{view}: no row in docs/views.md"
+        assert f"\n### {view}\n" in views_doc, f"{view}: no section in docs/views.md"
+
+
+def test_every_column_of_every_view_is_in_the_docs(tmp_path: Path) -> None:
+    from warehouse.db import connect
+    from warehouse.exports import STABLE_VIEWS
+
+    con = connect(tmp_path / "w.duckdb")  # every migration applied
+    try:
+        columns = {v: [r[0] for r in con.execute(f"DESCRIBE {v}").fetchall()] for v in STABLE_VIEWS}
+    finally:
+        con.close()
+    for view, names in columns.items():
+        row = re.search(rf"^\| `{view}` \|(.*)$", DOCS["views.md"], re.M)
+        assert row, view
+        listed = set(re.findall(r"\w+", row.group(1)))
+        missing = [c for c in names if c not in listed]
+        assert not missing, f"docs/views.md leaves out {view}.{missing}"
+
+
+def _keys(tree: dict, prefix: str = "") -> set[str]:
+    out = set()
+    for key, value in tree.items():
+        out.add(prefix + key)
+        if isinstance(value, dict):
+            out |= _keys(value, f"{prefix}{key}.")
+    return out
+
+
+def test_every_setting_and_record_key_is_in_the_docs() -> None:
+    """docs/configuration.md's settings.yaml is every key at its default, and its record
+    uses every key a record, a source and a claim can have."""
+    import yaml
+
+    from flows.catalog import ClaimConfig, RecordConfig, Settings, SourceConfig
+    from flows.catalog.models import ChangeConfig, ExpectConfig
+
+    text = DOCS["configuration.md"]
+    settings_yaml, record_yaml = re.findall(r"```yaml\n(.*?)```", text, re.S)[:2]
+    documented = yaml.safe_load(settings_yaml)
+    assert _keys(documented) == _keys(Settings().model_dump())
+    assert Settings.model_validate(documented) == Settings(), "a default is documented wrong"
+    record = yaml.safe_load(record_yaml)
+    assert set(record) == set(RecordConfig.model_fields)
+    assert set().union(*record["sources"]) == set(SourceConfig.model_fields)
+    assert set().union(*record["claims"]) == set(ClaimConfig.model_fields)
+    for key in [*ExpectConfig.model_fields, *ChangeConfig.model_fields]:
+        assert f"`{key}" in text or f"{key}:" in text, f"expect key {key} is not documented"
 
 
 def test_every_path_the_docs_name_exists() -> None:
     named = set(
         re.findall(
             r"`((?:cli|flows|extractors|warehouse|bench|tests|demo)/[\w./]*)`",
-            README + DEVELOPMENT,
+            "\n".join(EVERY_DOC.values()),
         )
     )
     assert len(named) > 20  # the layout tables name most modules
     missing = sorted(p for p in named if not (ROOT / p).exists())
     assert not missing, f"the docs name files that do not exist: {missing}"
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors of a markdown file's headings, as GitHub makes them."""
+    headings = re.findall(r"^#+ (.+)$", re.sub(r"```.*?```", "", text, flags=re.S), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+def test_every_link_between_the_docs_leads_somewhere() -> None:
+    checked = 0
+    for name, text in EVERY_DOC.items():
+        here = (ROOT / name).parent
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):  # a web address
+                continue
+            path, _, anchor = target.partition("#")
+            file = (here / path).resolve() if path else ROOT / name
+            assert file.exists(), f"{name} links {target}: no such file"
+            if anchor and file.suffix == ".md":
+                assert anchor in anchors(file.read_text(encoding="utf-8")), (
+                    f"{name} links {target}: no such heading"
+                )
+            checked += 1
+    assert checked > 20
 
 
 def test_every_use_of_the_corpus_goes_through_its_gate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -139,7 +239,7 @@ def shown_commands(text: str) -> list[str]:
 def test_every_command_the_docs_show_parses() -> None:
     import shlex
 
-    shown = shown_commands(README) + shown_commands(DEVELOPMENT)
+    shown = [c for text in EVERY_DOC.values() for c in shown_commands(text)]
     assert len(shown) > 5
     parser = build_parser()
     for command in shown:
@@ -156,12 +256,12 @@ def test_every_command_the_docs_show_parses() -> None:
                 ) from e
 
 
-DEMO_NOW = "2026-12-02T06:00:00+00:00"  # the README's examples of the demo are of this day
+DEMO_NOW = "2026-12-02T06:00:00+00:00"  # the docs' examples of the demo are of this day
 DEMO_PORT_URL = "http://127.0.0.1:8741"
 
 
 def demo_examples(text: str) -> list[tuple[list[str], list[str]]]:
-    """Each README block that shows a command on the demo's database: (its words, the
+    """Each block of a doc that shows a command on the demo's database: (its words, the
     lines shown after it)."""
     import shlex
 
@@ -192,16 +292,17 @@ def shown_in(shown: list[str], printed: list[str]) -> str | None:
 
 
 @pytest.mark.slow
-def test_the_readme_shows_what_the_demo_prints(tmp_path: Path) -> None:
-    """The README's examples on data/demo.duckdb are the demo's real output: the demo is
-    run, then each command shown, and every line shown must be printed, in order."""
+def test_the_docs_show_what_the_demo_prints(tmp_path: Path) -> None:
+    """The docs' examples on data/demo.duckdb (README and docs/) are the demo's real
+    output: the demo is run, then each command shown, and every line shown must be
+    printed, in order."""
     import os
     import subprocess
     import sys
 
     from support import browser_found
 
-    examples = demo_examples(README)
+    examples = [e for text in EVERY_DOC.values() for e in demo_examples(text)]
     assert {words[0] for words, _ in examples} >= {"demo", "show", "diff"}
     if not browser_found():  # the card's Space is read through the browser
         assert os.environ.get("CI") != "true", "CI must have a browser (make browser)"

@@ -1,4 +1,4 @@
-"""Refreshing what is due (CONTRACT.md, "Refreshing what is due"): the change-rate
+"""Refreshing what is due (docs/design.md, "Refreshing what is due"): the change-rate
 estimate against Cho and Garcia-Molina's formula on hand-made histories, and `refresh
 --due` on a real catalog: what is fetched, why, and that what is skipped is no failure."""
 
@@ -230,7 +230,7 @@ def test_rates_are_said_to_three_significant_figures(tmp_path: Path) -> None:
     assert len(due.reason.split("(")[1].split()[0].replace(".", "").strip("0")) <= 3
 
 
-def test_the_default_threshold_is_the_contracts() -> None:
+def test_the_default_threshold_is_the_documented_one() -> None:
     from flows.catalog import Settings
 
     assert Settings().schedule.change_threshold == 0.1

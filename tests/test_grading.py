@@ -1,7 +1,7 @@
-"""The grade and freshness rules of CONTRACT.md, as small tables of cases.
+"""The grade and freshness rules of docs/grading.md, as small tables of cases.
 
 Each case stores real rows through the warehouse layer (catalog, pages,
-fetches, checks) in a real DuckDB file and reads the contract's views.
+fetches, checks) in a real DuckDB file and reads the stable views.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ BIN = Path(sys.executable).parent
 pytestmark = pytest.mark.slow  # pre-commit and git run as subprocesses
 
 
-def test_the_hook_is_declared_as_the_contract_names_it() -> None:
+def test_the_hook_is_declared_as_the_docs_name_it() -> None:
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert hook["id"] == "evidence-check"
     assert hook["entry"] == "evidence check"

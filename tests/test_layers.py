@@ -1,6 +1,7 @@
-"""The layers of STYLE.md, held by parsing imports: extractors, then warehouse, then flows,
-then the command line; nothing imports a layer above its own. Inside flows/, the rooms
-hold an order of their own, and a room is entered only through what it exports."""
+"""The layers of DEVELOPMENT.md ("Layout"), held by parsing imports: extractors, then
+warehouse, then flows, then the command line; nothing imports a layer above its own.
+Inside flows/, the rooms hold an order of their own, and a room is entered only through
+what it exports."""
 
 from __future__ import annotations
 

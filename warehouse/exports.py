@@ -15,7 +15,7 @@ from warehouse.bodies import decompress
 from warehouse.errors import WarehouseError
 from warehouse.outputs import file_in, replacing
 
-# The contract's stable views (CONTRACT.md, "SQL views"), and the capture queue.
+# The stable views (docs/views.md), the capture queue among them.
 STABLE_VIEWS = (
     "record_status",
     "claim_status",

@@ -1,5 +1,5 @@
-"""When a source's alert opens, is resent, reopens and closes: the rules of the
-contract's "Alerts", with the flapping rule (a source that reopens within `resend_after`
+"""When a source's alert opens, is resent, reopens and closes: the rules of
+docs/keeping.md, "Alerts", with the flapping rule (a source that reopens within `resend_after`
 of closing reopens silently, and its next recovery is silent too)."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """What a fetch is asked and what it answers: requests, answers and attempts.
 
 Both fetchers (HTTP and the browser) answer a FetchRequest with an Answer, which the
-Fetcher times and records as an Attempt; every one carries one of the contract's fetch
-outcomes (`Outcome`, shared with the soft-failure rules and the rows).
+Fetcher times and records as an Attempt; every one carries one of the fetch outcomes of
+docs/grading.md (`Outcome`, shared with the soft-failure rules and the rows).
 """
 
 from __future__ import annotations

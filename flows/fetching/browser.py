@@ -15,7 +15,7 @@ The rendered document is the body, and goes through the same soft-failure check 
 HTTP body; robots.txt and per-host limits hold for the page's URL (the Fetcher's own,
 around each load).
 
-A page counts as loaded (CONTRACT.md, "Pages built by JavaScript") when its network has
+A page counts as loaded (docs/design.md, "Pages built by JavaScript") when its network has
 been quiet for a moment and then its document has not changed for about half a second:
 text a timer or a late script writes after the network went quiet is waited for. A page
 still showing a placeholder ("Loading…", a spinner) waits for a change until its time

@@ -3,7 +3,7 @@
 Redirects follow the one policy of flows/fetching/redirects.py; bodies are streamed and
 decoded here a piece at a time, cut at max_bytes of *decoded* content (a gzip bomb is
 too_large; flows/fetching/bodies.py); error pages are read a little to tell a bot wall
-from a plain error. httpx's exceptions become the contract's fetch outcomes here.
+from a plain error. httpx's exceptions become fetch outcomes (docs/grading.md) here.
 """
 
 from __future__ import annotations

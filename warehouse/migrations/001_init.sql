@@ -1,4 +1,4 @@
--- 001: tables in schema `store` (internal), the contract's views in `main`.
+-- 001: tables in schema `store` (internal), the stable views in `main`.
 CREATE SEQUENCE IF NOT EXISTS store.fetch_ids START 1;
 CREATE SEQUENCE IF NOT EXISTS store.snapshot_ids START 1;
 CREATE SEQUENCE IF NOT EXISTS store.alert_ids START 1;

@@ -1,4 +1,4 @@
--- Grading: every claim and record at once (CONTRACT.md, "Grades" and "Freshness").
+-- Grading: every claim and record at once (docs/grading.md, "Grades" and "Freshness").
 -- Runs in one transaction after the checks of new snapshots are stored.
 
 DELETE FROM store.current_checks;

@@ -1,5 +1,5 @@
--- What needs a person, one row each, most urgent first (CONTRACT.md, "Keeping the
--- catalog"): broken `error` conditions, claims `changed` or `absent` on a primary, broken
+-- What needs a person, one row each, most urgent first (docs/keeping.md, "Keeping
+-- the catalog"): broken `error` conditions, claims `changed` or `absent` on a primary, broken
 -- `warn` conditions, pages held for review or needing a browser, unreachable sources,
 -- records stale or past review_by. Within a kind, records come in the order of
 -- `evidence status` and the site's index.
