@@ -119,7 +119,7 @@ def store_day(db: Path, config: Path, n: int, day: int, states: dict) -> None:
     with session(db, now=at) as con:
         store.sync_catalog(con, *catalog_rows(catalog))
         keeping.sync_keeping(con, *keeping_rows(catalog))
-        store.write_fetches(con, f"day{day}", pages, fetches, states)
+        states.update(store.write_fetches(con, f"day{day}", pages, fetches, states).states)
         check_claims(con)
         store.grade_all(con)
 

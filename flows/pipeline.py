@@ -208,7 +208,9 @@ def _write_batch(
     digests = {a.content_hash for tries in results.values() for a in tries if a.content_hash}
     rows = fetch_rows(results, plan)
     was = {(f.record_id, f.source_id): _newest(states, f) for f in rows}
-    added = store.write_fetches(con, run_id, new_pages, rows, states, same_as)
+    written = store.write_fetches(con, run_id, new_pages, rows, states, same_as)
+    states.update(written.states)  # what the batches after this one compare with
+    added = written.snapshots
     checks = 0
     if added:  # (claims left unchecked on older snapshots wait for the grading step)
         checks = check_claims(con, known, {same_as.get(d, d) for d in digests})

@@ -96,7 +96,8 @@ class Kept:
                         content_hash=digest,
                     )
                 )
-            store.write_fetches(con, f"run{self.runs}", new_pages, fetches, self.states)
+            written = store.write_fetches(con, f"run{self.runs}", new_pages, fetches, self.states)
+            self.states.update(written.states)
             check_claims(con)
             store.grade_all(con)
 

@@ -85,9 +85,10 @@ class Warehouse:
             fetched_at=fetched_at or at,
             content_hash=digest if outcome == "ok" else None,
         )
-        store.write_fetches(
+        written = store.write_fetches(
             self.con, f"run{self.runs}", [page] if outcome == "ok" else [], [row], self.states
         )
+        self.states.update(written.states)
         if via == "archived":
             return self.con.execute("SELECT max(snapshot_id) FROM store.snapshots").fetchone()[0]
         state = self.states.get((record, source))

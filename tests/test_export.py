@@ -18,8 +18,7 @@ from support import refresh_at, write_config
 from warcio.archiveiterator import ArchiveIterator
 
 from warehouse.bodies import decompress
-from warehouse.db import connect
-from warehouse.exports import STABLE_VIEWS
+from warehouse.db import connect, stable_views
 
 T0 = datetime(2026, 12, 1, 6, 0, tzinfo=UTC)
 
@@ -150,7 +149,7 @@ def _views_read_back(config: Path, db: Path, tmp_path: Path, fmt: str) -> None:
     assert main(["export", "--format", fmt, str(out), "--config", str(config)]) == 0
     package = json.loads((out / "datapackage.json").read_text())
     assert package["profile"] == "data-package" and package["name"] == "evidence-catalog"
-    assert [r["path"] for r in package["resources"]] == [f"{v}.{fmt}" for v in STABLE_VIEWS]
+    assert [r["path"] for r in package["resources"]] == [f"{v}.{fmt}" for v in stable_views()]
     con = connect(db, read_only=True)
     try:
         for resource in package["resources"]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -48,6 +49,39 @@ def migrations() -> list[tuple[int, str, str]]:
         if m:
             out.append((int(m[1]), m[2], entry.read_text(encoding="utf-8")))
     return sorted(out)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class View:
+    """A view of warehouse/views/, or a table macro views are built on: one statement,
+    `CREATE VIEW <name>` or `CREATE MACRO <name>`, in `<order>_<name>.sql`."""
+
+    name: str  # as SQL names it: `snapshots`, `store.source_due`
+    kind: str  # as DROP names it: VIEW, MACRO or MACRO TABLE
+    sql: str
+
+
+def views() -> list[View]:
+    """Every view of warehouse/views/, in the order they are made: by the number their file
+    names begin with. Those of schema `store` come first (the others read them), then the
+    stable views in the contract's order."""
+    found = []
+    for entry in resources.files("warehouse.views").iterdir():
+        m = re.match(r"^(\d+)_((?:store\.)?\w+)\.sql$", entry.name)
+        if not m:
+            continue
+        sql = entry.read_text(encoding="utf-8")
+        made = re.search(r"^CREATE (VIEW|MACRO) ([\w.]+)(?:\(.*?\))? AS( TABLE)?", sql, re.M)
+        if made is None or made[2] != m[2]:
+            raise WarehouseError(f"warehouse/views/{entry.name} does not create {m[2]}")
+        kind = "VIEW" if made[1] == "VIEW" else "MACRO TABLE" if made[3] else "MACRO"
+        found.append((int(m[1]), View(name=m[2], kind=kind, sql=sql)))
+    return [view for _, view in sorted(found, key=lambda f: f[0])]
+
+
+def stable_views() -> list[str]:
+    """The contract's views (schema `main`), in its order: what is exported and documented."""
+    return [v.name for v in views() if "." not in v.name]
 
 
 def check_database_file(path: Path) -> bool:
@@ -138,29 +172,50 @@ def set_now(con: duckdb.DuckDBPyConnection, now: datetime) -> None:
 
 
 def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
-    """Apply every migration not yet recorded, each in its own transaction."""
+    """Apply every migration not yet recorded; then, when one was applied or
+    warehouse/views/ has changed since the views were made, make them again.
+
+    The views are dropped before any migration runs and made after the last, so that a
+    migration meets no view of an older schema and every view is its file's text.
+    """
     con.execute("CREATE SCHEMA IF NOT EXISTS store")
     con.execute(
         "CREATE TABLE IF NOT EXISTS store.migrations "
         "(version INTEGER PRIMARY KEY, name VARCHAR, applied_at TIMESTAMPTZ DEFAULT now())"
     )
+    # The digest of warehouse/views/ the views were made from (none: not made yet).
+    con.execute(
+        "CREATE TABLE IF NOT EXISTS store.views_made "
+        "(digest VARCHAR NOT NULL, made_at TIMESTAMPTZ DEFAULT now())"
+    )
     done = {v for (v,) in con.execute("SELECT version FROM store.migrations").fetchall()}
+    pending = [m for m in migrations() if m[0] not in done]
+    wanted = views()
+    digest = _digest(wanted)
+    made = con.execute("SELECT count(*) FROM store.views_made WHERE digest = ?", [digest])
+    if not pending and made.fetchone() == (1,):
+        return []
+    # One transaction: a migration that fails leaves the database, views and all, as it was.
     applied = []
-    for version, name, sql in migrations():
-        if version in done:
-            continue
-        con.execute("BEGIN")
-        try:
+    with transaction(con):
+        for view in reversed(wanted):
+            con.execute(f"DROP {view.kind} IF EXISTS {view.name}")
+        con.execute("DELETE FROM store.views_made")
+        for version, name, sql in pending:
             con.execute(sql)
             con.execute(
                 "INSERT INTO store.migrations (version, name) VALUES (?, ?)", [version, name]
             )
-            con.execute("COMMIT")
-        except duckdb.Error:
-            con.execute("ROLLBACK")
-            raise
-        applied.append(version)
+            applied.append(version)
+        for view in wanted:
+            con.execute(view.sql)
+        con.execute("INSERT INTO store.views_made (digest) VALUES (?)", [digest])
     return applied
+
+
+def _digest(views: Sequence[View]) -> str:
+    text = "\0".join(f"{v.name}\0{v.sql}" for v in views)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _first_line(error: BaseException) -> str:

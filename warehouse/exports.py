@@ -12,25 +12,10 @@ from typing import Any
 import duckdb
 
 from warehouse.bodies import decompress
+from warehouse.db import stable_views
 from warehouse.errors import WarehouseError
 from warehouse.outputs import file_in, replacing
 
-# The stable views (docs/views.md), the capture queue among them.
-STABLE_VIEWS = (
-    "record_status",
-    "claim_status",
-    "claim_checks",
-    "claim_values",
-    "source_health",
-    "fetches",
-    "snapshots",
-    "quoted_numbers",
-    "statuses",
-    "alerts",
-    "notifications",
-    "grade_history",
-    "captures",
-)
 FORMATS = {
     # format: (COPY options, file suffix, media type)
     "parquet": ("FORMAT parquet", "parquet", "application/vnd.apache.parquet"),
@@ -78,7 +63,7 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
     resources that describe them. In CSV, lists and structs are written as JSON."""
     options, suffix, media = FORMATS[fmt]
     resources = []
-    for view in STABLE_VIEWS:
+    for view in stable_views():
         fields = _fields(con, view)
         if not fields:
             continue  # a database older than the view

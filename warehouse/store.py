@@ -4,9 +4,8 @@ checks, reviews and grades. Every value is bound as a parameter."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
-from typing import Any
 
 import duckdb
 
@@ -27,10 +26,12 @@ from warehouse.rows import (
     SourceRow,
     SourceState,
 )
+from warehouse.snapshot_identity import Capture, Key, NewSnapshot, plan_snapshots
 
 # The columns of store.fetches a FetchRow fills (its content_hash is stored as the page of
 # the snapshot the fetch points at, not in the fetch's row).
 _FETCH_FIELDS = tuple(f.name for f in fields(FetchRow) if f.name != "content_hash")
+_SNAPSHOT_FIELDS = tuple(f.name for f in fields(NewSnapshot))
 # The rules checks are made by: a check made by others (before claims had values) is
 # made again; pending_checks.sql and grade.sql read only checks of these rules.
 CHECK_RULES = 2
@@ -145,22 +146,29 @@ def source_states(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], Sourc
     return states
 
 
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What storing a batch of fetches added."""
+
+    snapshots: int  # new snapshots
+    states: dict[Key, SourceState]  # each source fetched live (the others are as they were)
+
+
 def write_fetches(
     con: duckdb.DuckDBPyConnection,
     run_id: str,
     new_pages: Sequence[PageRow],
     fetches: Sequence[FetchRow],
-    states: dict[tuple[str, str], SourceState],
+    states: Mapping[Key, SourceState],
     same_as: Mapping[str, str] | None = None,
-) -> int:
+) -> Written:
     """Store new snapshots, the pages they rest on and every attempt, in one short
-    transaction.
+    transaction; `states`: each source's newest snapshot before the batch.
 
-    A snapshot is a distinct reading (title and main text) of a source: a body read the
-    same as the source's newest snapshot, or not read at all because it cannot read
-    differently (`same_as`: body digest -> the stored page it reads like), adds no
-    snapshot and no page, as a 304 does not. Updates `states` in place; returns new
-    snapshots.
+    Which fetch makes a new snapshot is warehouse/snapshot_identity.py's to say: a body
+    read the same as the source's newest snapshot, or not read at all because it cannot
+    read differently (`same_as`: body digest -> the stored page it reads like), adds no
+    snapshot and no page, as a 304 does not.
     """
     same_as = same_as or {}
     fresh = {p.content_hash: p for p in new_pages}
@@ -168,22 +176,8 @@ def write_fetches(
     reading = pages.readings(con, wanted - fresh.keys())
     reading.update((h, p.text_hash) for h, p in fresh.items())
     with transaction(con):
-        plan = _SnapshotPlan(con, states, same_as, reading)
-        fetch_rows = []
-        for fetch_id, f in zip(_ids(con, "store.fetch_ids", len(fetches)), fetches, strict=True):
-            snapshot_id = plan.snapshot_for(f)
-            fetch_rows.append(
-                {
-                    **{name: getattr(f, name) for name in _FETCH_FIELDS},
-                    "fetch_id": fetch_id,
-                    "run_id": run_id,
-                    "snapshot_id": snapshot_id,
-                    # the time a snapshot's content is evidence for: none without one
-                    "fetched_at": (f.fetched_at or f.started_at)
-                    if snapshot_id is not None
-                    else None,
-                }
-            )
+        fetch_ids = _ids(con, "store.fetch_ids", len(fetches))
+        plan = plan_snapshots(states, fetches, reading, same_as, _archived(con, fetches, same_as))
         # A body read the same as a stored page by an older extractor: its reading (and
         # raw page) replaces that page's, so that what the snapshot shows is read by the
         # current extractor. Read the same by this one: the newer fingerprint is kept.
@@ -207,95 +201,35 @@ def write_fetches(
                 if versions.get(old) in current and (print_ := fresh[new].fingerprint)
             },
         )
-        snapshots = plan.snapshots
-        # New snapshots carry provisional (negative) ids until the sequence numbers them.
-        numbered = dict(
-            zip(
-                (s["snapshot_id"] for s in snapshots),
-                _ids(con, "store.snapshot_ids", len(snapshots)),
-                strict=True,
-            )
+        ids = _ids(con, "store.snapshot_ids", len(plan.added))
+        insert_rows(
+            con,
+            "store.snapshots",
+            [
+                {"snapshot_id": i, **{name: getattr(s, name) for name in _SNAPSHOT_FIELDS}}
+                for i, s in zip(ids, plan.added, strict=True)
+            ],
         )
-        for row in (*snapshots, *fetch_rows):
-            row["snapshot_id"] = numbered.get(row["snapshot_id"], row["snapshot_id"])
-        insert_rows(con, "store.snapshots", snapshots)
         pause_point("write")  # (the kill tests: pages and snapshots in, fetches not yet)
-        insert_rows(con, "store.fetches", fetch_rows)
-        for key, state in list(states.items()):
-            if state.snapshot_id in numbered:
-                states[key] = replace(state, snapshot_id=numbered[state.snapshot_id])
-    return len(snapshots)
-
-
-class _SnapshotPlan:
-    """Which snapshot each fetch of a batch points at, and the snapshots it adds."""
-
-    def __init__(
-        self,
-        con: duckdb.DuckDBPyConnection,
-        states: dict[tuple[str, str], SourceState],
-        same_as: Mapping[str, str],
-        reading: Mapping[str, str],
-    ) -> None:
-        self.con = con
-        self.states = states
-        self.same_as = same_as
-        self.reading = reading
-        self.snapshots: list[dict[str, Any]] = []
-        self.used: set[str] = set()  # read pages to store: new snapshots rest on them
-        self.read_alike: dict[str, str] = {}  # a new page -> the stored page it reads like
-
-    def snapshot_for(self, f: FetchRow) -> int | None:
-        """The snapshot a fetch points at; a new reading appends a snapshot with a
-        provisional id (a negative number, replaced by a sequence value before insert)."""
-        key = (f.record_id, f.source_id)
-        state = self.states.get(key)
-        if f.outcome == Outcome.NOT_MODIFIED:
-            return state.snapshot_id if state is not None else None
-        if f.outcome != Outcome.OK or f.content_hash is None:
-            return None
-        page = self.same_as.get(f.content_hash, f.content_hash)
-        text_hash = self.reading.get(page)
-        if f.via == Via.ARCHIVED:
-            state = _archived_state(self.con, f, page)
-            same = state is not None
-        else:
-            same = state is not None and (
-                state.content_hash == page
-                or (text_hash is not None and state.text_hash == text_hash)
-            )
-        if same and state is not None:
-            snapshot_id = state.snapshot_id
-            if page != state.content_hash:
-                self.read_alike[page] = state.content_hash
-            else:
-                self.used.add(page)  # read again (a newer extractor): the reading replaced
-            kept_page, kept_text = state.content_hash, state.text_hash
-        else:
-            snapshot_id = -(len(self.snapshots) + 1)
-            self.used.add(page)
-            kept_page, kept_text = page, text_hash
-            self.snapshots.append(
+        snapshot_ids = plan.snapshot_ids(ids)
+        insert_rows(
+            con,
+            "store.fetches",
+            [
                 {
+                    **{name: getattr(f, name) for name in _FETCH_FIELDS},
+                    "fetch_id": fetch_id,
+                    "run_id": run_id,
                     "snapshot_id": snapshot_id,
-                    "record_id": f.record_id,
-                    "source_id": f.source_id,
-                    "url": f.url,
-                    "fetched_at": f.fetched_at or f.started_at,
-                    "content_hash": page,
-                    "via": f.via,
-                    "render": f.render,
+                    # the time a snapshot's content is evidence for: none without one
+                    "fetched_at": (f.fetched_at or f.started_at)
+                    if snapshot_id is not None
+                    else None,
                 }
-            )
-        if f.via == Via.LIVE:
-            self.states[key] = SourceState(
-                snapshot_id=snapshot_id,
-                content_hash=kept_page,
-                etag=f.etag,
-                last_modified=f.last_modified,
-                text_hash=kept_text,
-            )
-        return snapshot_id
+                for fetch_id, f, snapshot_id in zip(fetch_ids, fetches, snapshot_ids, strict=True)
+            ],
+        )
+    return Written(snapshots=len(plan.added), states=plan.states(ids))
 
 
 def _ids(con: duckdb.DuckDBPyConnection, sequence: str, count: int) -> list[int]:
@@ -307,16 +241,25 @@ def _ids(con: duckdb.DuckDBPyConnection, sequence: str, count: int) -> list[int]
     return [r[0] for r in rows]
 
 
-def _archived_state(con: duckdb.DuckDBPyConnection, f: FetchRow, page: str) -> SourceState | None:
-    """The archived snapshot already kept for this source and capture, if any."""
-    row = con.execute(
-        "SELECT max(snapshot_id) FROM store.snapshots WHERE record_id = ? AND source_id = ? "
-        "AND via = 'archived' AND content_hash = ? AND fetched_at = ?",
-        [f.record_id, f.source_id, page, f.fetched_at],
-    ).fetchone()
-    if row is None or row[0] is None:
-        return None
-    return SourceState(snapshot_id=row[0], content_hash=page, etag=None, last_modified=None)
+def _archived(
+    con: duckdb.DuckDBPyConnection, fetches: Sequence[FetchRow], same_as: Mapping[str, str]
+) -> dict[Capture, int]:
+    """The archived snapshot already kept for each capture the batch fetched, if any."""
+    captures = {
+        (f.record_id, f.source_id, same_as.get(f.content_hash, f.content_hash), f.fetched_at)
+        for f in fetches
+        if f.via == Via.ARCHIVED and f.outcome == Outcome.OK and f.content_hash and f.fetched_at
+    }
+    kept = {}
+    for capture in captures:
+        row = con.execute(
+            "SELECT max(snapshot_id) FROM store.snapshots WHERE record_id = ? AND source_id = ? "
+            "AND via = 'archived' AND content_hash = ? AND fetched_at = ?",
+            list(capture),
+        ).fetchone()
+        if row is not None and row[0] is not None:
+            kept[capture] = row[0]
+    return kept
 
 
 def pending_checks(

@@ -1,4 +1,5 @@
--- 001: tables in schema `store` (internal), the stable views in `main`.
+-- 001: tables in schema `store` (internal). Migrations make no views: the stable views
+-- in `main`, and those of `store` they read, are made from warehouse/views/ after them.
 CREATE SEQUENCE IF NOT EXISTS store.fetch_ids START 1;
 CREATE SEQUENCE IF NOT EXISTS store.snapshot_ids START 1;
 CREATE SEQUENCE IF NOT EXISTS store.alert_ids START 1;
@@ -136,95 +137,10 @@ CREATE TABLE store.alerts (
     last_notified_at TIMESTAMPTZ
 );
 
--- The newest successful snapshot of every configured source, and the newest time a
--- successful fetch (a 200, or a 304 to a conditional request) vouched for it.
-CREATE VIEW store.current_snapshots AS
-WITH ok AS (
-    SELECT f.record_id, f.source_id, f.snapshot_id, f.evidence_at
-    FROM store.fetches f JOIN store.sources s USING (record_id, source_id, url)
-    WHERE f.outcome IN ('ok', 'not_modified') AND f.snapshot_id IS NOT NULL
-), newest AS (
-    SELECT record_id, source_id, arg_max(snapshot_id, evidence_at) AS snapshot_id
-    FROM ok GROUP BY record_id, source_id
-)
-SELECT n.record_id, n.source_id, n.snapshot_id, max(ok.evidence_at) AS checked_at
-FROM newest n JOIN ok USING (record_id, source_id, snapshot_id)
-GROUP BY ALL;
-
--- ---------------------------------------------------------------- views
+-- ---------------------------------------------------------------- macros
 -- `now` for freshness: the EVIDENCE_NOW of the connection, else the clock.
 CREATE MACRO evidence_now() AS coalesce(getvariable('evidence_now')::TIMESTAMPTZ, now());
 CREATE MACRO freshness_of(checked_at, stale_on) AS
     CASE WHEN checked_at IS NULL THEN 'unchecked'
          WHEN evidence_now() < stale_on THEN 'fresh'
          ELSE 'stale' END;
-
-CREATE VIEW record_status AS
-SELECT r.record_id, r.title, g.grade, g.sources_confirming, g.checked_at, g.stale_on,
-       freshness_of(g.checked_at, g.stale_on) AS freshness, g.via
-FROM store.records r JOIN store.record_grades g USING (record_id)
-ORDER BY r.position;
-
-CREATE VIEW claim_status AS
-SELECT c.record_id, c.claim_id, c.quote, c.status, g.grade, g.checked_at,
-       g.confirming_sources, g.found_values
-FROM store.claims c JOIN store.claim_grades g USING (record_id, claim_id)
-ORDER BY c.record_id, c.position;
-
-CREATE VIEW claim_checks AS
-SELECT record_id, claim_id, source_id, snapshot_id, checked_at, outcome, found_text, found_values
-FROM store.current_checks;
-
-CREATE VIEW fetches AS
-SELECT fetch_id, record_id, source_id, url, started_at, elapsed_ms, outcome, http_status, error,
-       snapshot_id, via, run_id
-FROM store.fetches;
-
-CREATE VIEW snapshots AS
-SELECT s.snapshot_id, s.source_id, s.url, s.fetched_at, s.content_hash, p.title, p.text, p.bytes,
-       s.via, s.record_id
-FROM store.snapshots s JOIN store.pages p USING (content_hash);
-
-CREATE VIEW quoted_numbers AS
-SELECT s.snapshot_id, s.source_id, n.kind, n.value, n.value_end, n.unit, n.currency, n.qualifier,
-       n.date_from, n.date_to, n.raw, n.sentence, s.record_id
-FROM store.snapshots s JOIN store.page_numbers n USING (content_hash);
-
-CREATE VIEW statuses AS
-SELECT s.snapshot_id, s.source_id, t.status, t.phrase, t.sentence, s.record_id
-FROM store.snapshots s JOIN store.page_statuses t USING (content_hash);
-
-CREATE VIEW source_health AS
-WITH live AS (
-    SELECT f.*, f.outcome IN ('ok', 'not_modified') AS ok
-    FROM store.fetches f JOIN store.sources s USING (record_id, source_id, url)
-    WHERE f.via = 'live'
-), last_ok AS (
-    SELECT record_id, source_id, max(started_at) AS last_ok_at, max(fetch_id) AS last_ok_fetch
-    FROM live WHERE ok GROUP BY ALL
-), summary AS (
-    SELECT l.record_id, l.source_id,
-           max(l.started_at) AS last_attempt_at,
-           arg_max(l.outcome, l.fetch_id) AS last_outcome,
-           arg_max_null(l.http_status, l.fetch_id) AS last_http_status,
-           count(DISTINCT l.run_id) FILTER (
-               WHERE NOT l.ok AND l.fetch_id > coalesce(o.last_ok_fetch, -1)
-           ) AS consecutive_failures
-    FROM live l LEFT JOIN last_ok o USING (record_id, source_id)
-    GROUP BY ALL
-)
-SELECT s.record_id, s.source_id, s.url, s.role, m.last_attempt_at, o.last_ok_at, m.last_outcome,
-       m.last_http_status, coalesce(m.consecutive_failures, 0)::INTEGER AS consecutive_failures,
-       coalesce(m.last_outcome IN ('ok', 'not_modified'), false) AS reachable
-FROM store.sources s
-LEFT JOIN summary m USING (record_id, source_id)
-LEFT JOIN last_ok o USING (record_id, source_id)
-ORDER BY s.record_id, s.position;
-
-CREATE VIEW alerts AS
-SELECT alert_id, record_id, source_id, url, opened_at, closed_at, failures, last_error,
-       last_notified_at
-FROM store.alerts;
-
-CREATE VIEW grade_history AS
-SELECT record_id, grade, freshness, changed_at FROM store.grade_history;

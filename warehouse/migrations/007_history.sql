@@ -14,9 +14,3 @@ ALTER TABLE store.pages DROP COLUMN body;
 ALTER TABLE store.pages ADD COLUMN text_hash VARCHAR;
 ALTER TABLE store.pages ADD COLUMN fingerprint BLOB;
 UPDATE store.pages SET text_hash = sha256(coalesce(title, '') || chr(31) || coalesce(text, ''));
-
-CREATE OR REPLACE VIEW snapshots AS
-SELECT s.snapshot_id, s.source_id, s.url, s.fetched_at, s.content_hash, p.title, p.text, p.bytes,
-       s.via, s.record_id, s.render,
-       EXISTS (SELECT 1 FROM store.bodies b WHERE b.content_hash = s.content_hash) AS html_kept
-FROM store.snapshots s JOIN store.pages p USING (content_hash);

@@ -51,14 +51,3 @@ CREATE TABLE store.runs (
 );
 INSERT INTO store.runs (run_id, started_at)
 SELECT run_id, min(started_at) FROM store.fetches GROUP BY run_id ORDER BY min(fetch_id);
-
--- A message counts as delivered once every channel it went to has it; never while it
--- went to none.
-CREATE OR REPLACE VIEW notifications AS
-SELECT m.notification_id, m.kind, m.record_id, m.source_id, m.title, m.body, m.raised_at,
-       CASE WHEN count(d.delivery_id) > 0 AND count(d.sent_at) = count(d.delivery_id)
-            THEN max(d.sent_at) END AS delivered_at,
-       m.run_id
-FROM store.messages m LEFT JOIN store.deliveries d USING (notification_id)
-GROUP BY m.notification_id, m.kind, m.record_id, m.source_id, m.title, m.body, m.raised_at,
-         m.run_id;

@@ -19,21 +19,3 @@ CREATE TABLE store.captures (
     archived_at TIMESTAMPTZ,           -- the archive's capture time
     last_error VARCHAR
 );
-
-CREATE OR REPLACE VIEW captures AS
-SELECT capture_id, record_id, source_id, url, snapshot_id, reason, queued_at, state,
-       attempts, sent_at, next_at, archived_url, archived_at, last_error
-FROM store.captures;
-
--- A snapshot's archived copy: the newest capture of its URL with its content.
-CREATE OR REPLACE VIEW snapshots AS
-SELECT s.snapshot_id, s.source_id, s.url, s.fetched_at, s.content_hash, p.title, p.text, p.bytes,
-       s.via, s.record_id, s.render,
-       EXISTS (SELECT 1 FROM store.bodies b WHERE b.content_hash = s.content_hash) AS html_kept,
-       p.published_on, p.modified_on, a.archived_url, a.archived_at
-FROM store.snapshots s JOIN store.pages p USING (content_hash)
-LEFT JOIN (
-    SELECT url, content_hash, arg_max(archived_url, archived_at) AS archived_url,
-           max(archived_at) AS archived_at
-    FROM store.captures WHERE state = 'archived' GROUP BY url, content_hash
-) a ON a.url = s.url AND a.content_hash = s.content_hash;

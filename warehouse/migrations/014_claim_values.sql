@@ -49,37 +49,3 @@ CREATE TABLE store.claim_conditions (
     condition VARCHAR NOT NULL,        -- pass | warn | fail
     detail VARCHAR
 );
-
-CREATE OR REPLACE VIEW claim_checks AS
-SELECT record_id, claim_id, source_id, snapshot_id, checked_at, outcome, found_text, found_values,
-       closest_text, closest_score, found_status
-FROM store.current_checks;
-
-CREATE VIEW claim_values AS
-SELECT record_id, claim_id, source_id, value, unit, currency, status, text, first_seen_at,
-       last_seen_at, current
-FROM store.claim_values
-ORDER BY record_id, claim_id, source_id, value_id;
-
-CREATE OR REPLACE VIEW claim_status AS
-SELECT c.record_id, c.claim_id, c.quote, c.status, g.grade, g.checked_at,
-       g.confirming_sources, g.found_values, k.condition, k.detail AS condition_detail
-FROM store.claims c
-JOIN store.claim_grades g USING (record_id, claim_id)
-LEFT JOIN store.claim_conditions k USING (record_id, claim_id)
-ORDER BY c.record_id, c.position;
-
-CREATE OR REPLACE VIEW record_status AS
-WITH worst AS (
-    SELECT record_id,
-           CASE WHEN bool_or(condition = 'fail') THEN 'fail'
-                WHEN bool_or(condition = 'warn') THEN 'warn'
-                ELSE 'pass' END AS conditions
-    FROM store.claim_conditions GROUP BY record_id
-)
-SELECT r.record_id, r.title, g.grade, g.sources_confirming, g.checked_at, g.stale_on,
-       freshness_of(g.checked_at, g.stale_on) AS freshness, g.via, w.conditions
-FROM store.records r
-JOIN store.record_grades g USING (record_id)
-LEFT JOIN worst w USING (record_id)
-ORDER BY r.position;

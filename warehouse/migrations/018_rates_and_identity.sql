@@ -5,11 +5,6 @@ CREATE OR REPLACE MACRO store.significant(x, digits) AS
     CASE WHEN x IS NULL OR x = 0 THEN x
          ELSE round(x, (digits - 1 - floor(log10(abs(x))))::INTEGER) END;
 
-CREATE OR REPLACE VIEW source_health AS
-SELECT b.* EXCLUDE (position), d.next_due, store.significant(d.change_rate, 3) AS change_rate
-FROM store.source_health_base b LEFT JOIN store.source_due d USING (record_id, source_id)
-ORDER BY b.record_id, b.position;
-
 -- The catalog's own name for what is published of it (the Atom feed's id): made once,
 -- with the database, which serves one catalog.
 CREATE TABLE store.identity AS SELECT uuid()::VARCHAR AS catalog_uuid;
