@@ -19,6 +19,17 @@ configure_prefect()
 # tests of the shared server (test_shared_server.py) ask for that one.
 os.environ["EVIDENCE_PREFECT_SERVER"] = "temporary"
 os.environ.pop("EVIDENCE_NOW", None)
+# Each xdist worker a temporary directory of its own, for what it and the processes it
+# starts leave there (browser profiles): a test that looks for leftovers sees its own.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    import atexit
+    import shutil
+    import tempfile
+
+    _own_tmp = Path(tempfile.mkdtemp(prefix=f"evidence-{os.environ['PYTEST_XDIST_WORKER']}-"))
+    os.environ["TMPDIR"] = str(_own_tmp)
+    tempfile.tempdir = None  # (read TMPDIR again)
+    atexit.register(shutil.rmtree, _own_tmp, ignore_errors=True)
 os.environ.pop("EVIDENCE_DB", None)
 os.environ.pop("EVIDENCE_CONFIG", None)
 
