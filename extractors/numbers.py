@@ -13,10 +13,11 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from http import HTTPStatus
 
+from extractors.counts import MORE, unit_noun
+from extractors.counts import counted as count_phrase
 from extractors.lexicon import (
     AMBIGUOUS_WORDS,
     CHANGE_VERBS,
-    COUNT_NOUNS,
     CURRENCY_CODES,
     DURATION_UNITS,
     FUTURE_WORDS,
@@ -27,18 +28,19 @@ from extractors.lexicon import (
     OCTET_UNITS,
     PAST_WORDS,
     PER_WORDS,
-    PLURAL_NOUNS,
     QUALIFIERS,
+    RANK_WORDS,
     SCALES,
     SIZE_RESOURCES,
     SIZE_TIMES,
     SIZE_UNITS,
+    SPAN_KINDS,
     VERSION_WORDS,
     WORD_NUMBERS,
     currency_code,
 )
 from extractors.sentences import split_sentences
-from extractors.subjects import STOP_WORDS, subject_of
+from extractors.subjects import subject_of
 from extractors.tables import ColumnUnit, bare_numbers, cells, header_units, is_rule
 from extractors.values import NumberKind, QuotedNumber
 
@@ -59,6 +61,10 @@ _GLUED = re.compile(r"[A-Za-z]-?$")
 _AGE = re.compile(r"[\s-]old\b", re.I)
 # the number follows a capitalised word ("The", "iPhone", "GeForce")
 _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
+# ... unless that word only opens the sentence and the name's words go on to a plural in
+# lower case: "Deploy 10 Lambda functions"
+_OPENING = re.compile(r"[\W\d]*[A-Z][a-z]+\s+$")
+_LOWER_PLURAL = re.compile(r"(?:\s+[A-Z][\w-]*){0,2}\s+[a-z][a-z-]*[^\Ws]s\b")
 # Thousands grouped by commas, or by spaces as French and the SI write them ("10 000").
 # A run of spaced numbers is no one number: at most four groups, and none after them.
 _SPACED = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}(?![\d,.]|[ \u00a0\u202f]\d)"
@@ -143,8 +149,9 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         NumberKind.DURATION,
         re.compile(
             rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})"
-            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?{_RESOURCE}[\s-]?"
-            rf"(?P<unit>{_TIME_UNITS}|(?<=\d)s)\b{_PER}",
+            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?{_RESOURCE}"
+            rf"(?:\s(?:{'|'.join(SPAN_KINDS)}))?[\s-]?"
+            rf"(?P<unit>{_TIME_UNITS}|(?<=\d)[sd])\b{_PER}",
             _FLAGS,
         ),
     ),
@@ -170,10 +177,6 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
             _FLAGS,
         ),
     ),
-    (  # a multiple: "~9x", "1-2x" (not "4x4" or "1920x1080")
-        NumberKind.NUMBER,
-        re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})(?:-(?P<num2>{_NUM}))?(?P<unit>x)(?![\w.])"),
-    ),
     (
         NumberKind.COUNT,
         re.compile(
@@ -181,9 +184,14 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
             rf"(?:\s?(?P<scale>{_SCALE}))?"
             rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
             r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
-            rf"(?P<plus>\+)?\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}",
+            rf"(?P<plus>\+)?(?:\s?(?P<times>[x×]))?"  # "4x NVIDIA A100 GPUs": so many
+            rf"\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}",
             _FLAGS,
         ),
+    ),
+    (  # a multiple, when it counts no thing: "~9x", "1-2x" (not "4x4" or "1920x1080")
+        NumberKind.NUMBER,
+        re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})(?:-(?P<num2>{_NUM}))?(?P<unit>x)(?![\w.])"),
     ),
 ]
 # Case folding for the fast ways below: lowered text searched without re.I (whose
@@ -284,8 +292,8 @@ HINTS: list[Hint | None] = [
     # units of measure: a digit right before one (searched from the digits, not from every
     # position as the pattern's optional qualifier makes it)
     Hint(None, re.compile(rf"\d[\s-]?(?:{_AREA})?(?:{'|'.join(MEASURE_UNITS)})(?![\w/-])")),
-    Hint(None, re.compile(r"\dx")),  # multiples
     None,  # counts: any number before a word
+    Hint(None, re.compile(r"\dx")),  # multiples
 ]
 assert len(HINTS) == len(PATTERNS)
 MAX_FIGURES = 5000  # per page: a page of a million numbers is not a page of figures
@@ -419,7 +427,7 @@ def _numbers_in(
                 continue
             end = min(end, start + len(number.raw))
             if kind is NumberKind.COUNT:
-                counted, end = _counted(number, sentence, start, end)
+                counted, end = count_phrase(number, sentence, start, end)
                 if counted is None:
                     continue
                 number = counted
@@ -532,104 +540,6 @@ def _from_to(
     return [(p.span()[0], p.span()[1], p) for p in parts]
 
 
-# The words that may open the phrase a count counts, and end it.
-_PHRASE_WORD = re.compile(r"\s[“\"‘']?([a-zà-öø-ÿ][a-zà-öø-ÿ0-9'’-]*)", re.I)
-_CLOSING = frozenset("”\"’'")
-
-
-def _counted(
-    number: QuotedNumber, sentence: str, start: int, end: int
-) -> tuple[QuotedNumber | None, int]:
-    """A count's unit is the head of the noun phrase it counts, past its modifiers
-    ("263 daily news organizations", "40 remote teams", "3 hard-boiled eggs"): the last
-    plural of the run of words after the number; the figure's words run to it. More than
-    one of something is written as a plural, or as a unit in the singular ("2 shared
-    vCPU"): without one it is no count ("4K streaming", "the LC 500 grand tourer"). A
-    head written as a name's words ("64 NVIDIA H100 GPUs", "1M Cloud Functions") keeps
-    them: they are the unit."""
-    if number.unit is None or (number.qualifier or "").startswith("per "):
-        return number, end
-    words = sentence[start:end].split()
-    written = next((w for w in reversed(words) if w.lower() == number.unit), words[-1])
-    head, head_end, at = number.unit, end, end
-    plural = _plural(written)
-    named = _name_word(written)  # the phrase so far is a name's words
-    if written != words[-1]:
-        return (number, end) if plural or _unit_noun(written) or number.value == 1 else (None, end)
-    name_from = 0 if named else None  # where the name's words before the head begin
-    phrase = [written]
-    for _ in range(4):  # modifiers: at most four more words
-        m = _PHRASE_WORD.match(sentence, at)
-        if m is None:
-            break
-        word = m.group(1).lower()
-        if word in ("and", "or") and not plural:
-            at = m.end()  # "maintenance and cleaning workers"
-            phrase.append(m.group(1))
-            continue
-        letter = name_from is not None and len(m.group(1)) == 1 and m.group(1).isupper()
-        if (word in NOT_NOUNS or word in STOP_WORDS) and not letter:
-            break  # ("Class A operations": a letter of a name, not the article)
-        if word.endswith(("ly", "'s", "’s")):
-            break
-        if plural and m.group(1)[:1].isupper() and not (named and _name_word(m.group(1))):
-            break  # a name after the counted noun
-        if plural and word.endswith(("ed", "ing")) and len(word) > 4:
-            break  # a verb after the counted noun ("20 teams booked")
-        at = m.end()
-        phrase.append(m.group(1))
-        if _plural(m.group(1)) or (not plural and _unit_noun(m.group(1))):
-            head, head_end, plural = word, at, _plural(m.group(1)) or plural
-            if name_from is not None:
-                head = " ".join(phrase[name_from:]).lower()  # "nvidia h100 gpus"
-            if not _name_word(m.group(1)) or m.group(1)[-1:] == "s":
-                named = False
-        if not _name_word(m.group(1)):
-            name_from = None
-        elif name_from is None:
-            name_from = len(phrase) - 1
-        at += sentence[at : at + 1] in _CLOSING
-        if sentence[at : at + 1] not in (" ", ""):
-            break  # punctuation ends the phrase
-    if not plural and number.value != 1 and not _unit_noun(head.split()[-1]):
-        return None, end
-    if head_end == end:
-        return number, end
-    raw = sentence[start:head_end].strip()
-    return replace(number, unit=head, raw=raw), head_end
-
-
-# Words between a count and what it counts: "20 more ZTF fields", "5 additional seats"
-_MORE = frozenset({"more"})
-
-
-def _name_word(word: str) -> bool:
-    """Written as a name's word: a capital, or an acronym or model with digits
-    ("NVIDIA", "H100", "Ampere", "A1")."""
-    return word[:1].isupper() or (any(c.isdigit() for c in word) and word[:1].isalpha())
-
-
-def _unit_noun(word: str) -> bool:
-    """A thing a quota counts, written as its unit ("vCPU", "GPU", "request")."""
-    return word.lower() in COUNT_NOUNS
-
-
-def _plural(word: str) -> bool:
-    """Written as more than one: an English or Romance plural ("teams", "episodi"), or a
-    noun with its capital, as German writes every noun ("40.000 Besucher"); an acronym
-    in capitals is a plural only with its s ("GPUs", not "NVIDIA")."""
-    w = word.lower()
-    if len(word) > 2 and word[-1] == "s" and word[-2].isupper():
-        return True  # an acronym's plural: "vCPUs", "VMs"
-    if word.isupper() and len(word) > 1:
-        return w in PLURAL_NOUNS or (w.endswith("s") and not w.endswith("ss"))
-    return (
-        w in PLURAL_NOUNS
-        or word[:1].isupper()
-        or (len(w) > 2 and w.endswith(("s", "i")) and not w.endswith(("ss", "us", "is")))
-    )
-
-
 def in_name(text: str, start: int) -> bool:
     """Whether the number at `start` is part of a name (a model, product or version:
     "A100", "GPT-4", "RTX 4090", "iPhone 15", "Windows 11", "Python 3.11"), not a figure:
@@ -648,6 +558,8 @@ def in_name(text: str, start: int) -> bool:
         return False  # "WeWork’s 12,000 employees": whose, not which
     folded = word.lower()
     if folded in VERSION_WORDS:
+        return True
+    if folded in RANK_WORDS and re.match(r"\d{1,2}(?![\d.,])", text[start:]):
         return True
     if word[0].isupper() and folded in NAME_WORDS:
         return True
@@ -743,21 +655,33 @@ def _build(
         if _AGE.match(sentence, m.span()[1]):
             return None  # "a 43-year-old": an age, not a length of time
         written = fold_case(_group(m, "unit"))
+        if written in _LOWER_ONLY and not _group(m, "unit").islower():
+            return None  # "3D", "5,5 Mo": a dimension, a French size
         if written == "s" and _DECADE.search(sentence, 0, m.start()):
             return None  # "the 1990s", "in their 20s": a decade or an age
         unit = PER_WORDS[written]
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
     unit = _group(m, "unit")
     if kind is NumberKind.COUNT:
-        if (unit.lower() in NOT_NOUNS and unit.lower() not in _MORE) or _is_year(
+        if (unit.lower() in NOT_NOUNS and unit.lower() not in MORE) or _is_year(
             num, g.get("scale")
         ):
             return None
-        if unit[0].isupper() and _NAMED.search(sentence, max(0, m.start() - 40), m.start()):
+        if (
+            unit[0].isupper()
+            and not g.get("times")
+            and _NAMED.search(sentence, max(0, m.start() - 40), m.start())
+            and not (
+                _OPENING.match(sentence, 0, m.start())
+                and _LOWER_PLURAL.match(sentence, m.span()[1])
+            )
+        ):
             return None  # "iPhone 11 Pro", "The 7 Habits", "40 Under 40": a name
         if num.lower() in AMBIGUOUS_WORDS:
             return None
-        if "/" in num and not _unit_noun(unit):
+        if g.get("times") and (unit.lower() in MORE or not value.is_integer()):
+            return None  # "2x more users", "1.5x GPUs": a multiple
+        if "/" in num and not unit_noun(unit):
             return None  # a share of a unit ("1/8 OCPU"), not a date or "24/7"
         if value_end is not None and value_end <= value:
             return None  # "a 1-1 draw", "won 3-2": a score, not a range
@@ -810,6 +734,7 @@ def _is_year(num: str, scale: str | None) -> bool:
 
 
 _SIZE_UNIT = re.compile(_SIZE)
+_LOWER_ONLY = frozenset({"d", "mo", "mos"})  # time units only in lower case
 _YEAR_NUMBER = re.compile(_YEAR)
 _EU_NUMBER = re.compile(_EU_NUM)
 _DECIMAL_COMMA = re.compile(_DEC_COMMA)
