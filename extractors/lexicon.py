@@ -181,6 +181,12 @@ RATE_ACRONYMS = {
 FREQUENCY_WORDS = frozenset(
     "hourly daily weekly biweekly monthly quarterly yearly annual nightly".split()
 )
+# Plurals that head a table's column or a line's label without being what its numbers
+# count ("| Prices | 10 | 20 |", "Limits: 5 and 10").
+NOT_COUNTED = frozenset(
+    """prices costs fees charges rates totals amounts values limits quotas notes details
+    dates times numbers figures results units levels tiers plans options yes""".split()
+)
 # Units of measure (a "number", not a count of things): speed, length, area, mass, energy,
 # power, rates. Case is ignored; "m", "g" and "W" alone are left out (million, grams or a
 # name: too often something else).

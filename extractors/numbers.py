@@ -41,7 +41,21 @@ from extractors.lexicon import (
 )
 from extractors.sentences import split_sentences
 from extractors.subjects import subject_of
-from extractors.tables import ColumnUnit, bare_numbers, cells, header_units, is_rule
+from extractors.tables import (
+    BareValue,
+    ColumnUnit,
+    JoinedTable,
+    bare_values,
+    cells,
+    header_units,
+    is_rule,
+    joined_header,
+    joined_row,
+    joined_words,
+    label_unit,
+    labelled_values,
+    row_cells,
+)
 from extractors.values import NumberKind, QuotedNumber
 
 _AREA = r"(?:square|sq\.?|cubic|metric)\s"
@@ -315,6 +329,7 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     named = frozenset(int(y) for y in _YEARS.findall(text) if abs(int(y) - today.year) <= 1)
     lead: date | None = None  # the date the sentence before began with
     columns: list[ColumnUnit | None] | None = None  # the units a table's header gives
+    joined: JoinedTable | None = None  # a table whose cells ran together
     for sentence in _stat_cards(split_sentences(text)):
         if columns is not None and not cells(sentence):
             columns = None  # the table ended
@@ -322,16 +337,26 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
             lead = None
             if "|" in sentence and not is_rule(sentence):
                 columns = header_units(sentence)
+            if joined is None or not joined_words(sentence):
+                joined = joined_header(sentence)
             continue  # most sentences hold no figure: skip the grammar
+        row = joined_row(sentence) if joined is not None else None
+        if row is None:
+            joined = None
         for start in range(0, len(sentence), MAX_SENTENCE):
             piece = (
                 sentence
                 if len(sentence) <= MAX_SENTENCE
                 else sentence[start : start + MAX_SENTENCE]
             )
-            numbers, lead = _numbers_in(piece, today, named, lead)
-            if columns is not None:
-                numbers = _in_columns(piece, numbers, columns)
+            if joined is not None and row is not None and piece is sentence:
+                numbers = _in_joined_row(sentence, *row, joined.unit, today, named)
+            else:
+                numbers, lead = _numbers_in(piece, today, named, lead)
+                if columns is not None or "|" in piece:
+                    numbers = _in_cells(piece, numbers, columns)
+                elif ":" in piece:
+                    numbers = _after_label(piece, numbers)
             found.extend(numbers)
             if len(found) >= MAX_FIGURES:
                 return found[:MAX_FIGURES]
@@ -361,29 +386,94 @@ def _stat_cards(sentences: list[str]) -> Iterable[str]:
         k += 1
 
 
-def _in_columns(
-    row: str, numbers: list[QuotedNumber], columns: list[ColumnUnit | None]
+def _in_cells(
+    row: str, numbers: list[QuotedNumber], columns: list[ColumnUnit | None] | None
 ) -> list[QuotedNumber]:
-    """A table row's figures, with its bare numbers read in their columns' units."""
-    read = [n.raw for n in numbers]
-    added = []
-    for start, end, column in bare_numbers(row, columns):
-        raw = row[start:end]
-        if raw in read or _is_year(raw, None):
-            continue
-        value = value_of(raw, None)
-        added.append(
-            (
-                start,
-                QuotedNumber(
-                    column.kind, value, raw, row, None, column.unit, None, column.qualifier
-                ),
-            )
-        )
+    """A table row's figures, with its bare numbers read in their columns' units or in
+    the unit its label names."""
+    added = [
+        (value.start, figure)
+        for value, unit, label in row_cells(row, columns)
+        if (figure := _bare_figure(row, value, unit, label)) is not None
+    ]
+    return _placed(row, numbers, added)
+
+
+def _after_label(line: str, numbers: list[QuotedNumber]) -> list[QuotedNumber]:
+    """A line's figures, with the bare numbers after its label read in the unit the label
+    names ("Requests: 20/min")."""
+    labelled = labelled_values(line)
+    if labelled is None:
+        return numbers
+    label, unit, values = labelled
+    added = [
+        (value.start, figure)
+        for value in values
+        if (figure := _bare_figure(line, value, unit, label)) is not None
+    ]
+    return _placed(line, numbers, added)
+
+
+def _in_joined_row(
+    row: str,
+    label: str,
+    at: int,
+    column: ColumnUnit | None,
+    today: date,
+    named: frozenset[int],
+) -> list[QuotedNumber]:
+    """A row of a table whose cells ran together ("Requests20/min"): the figures of its
+    values, the bare ones in the unit of their column or else of the row's label."""
+    numbers, _ = _numbers_in(row[at:], today, named)
+    numbers = [
+        replace(n, sentence=row, subject=n.subject or (label if n.kind in _NAMED_KINDS else None))
+        for n in numbers
+    ]
+    unit = column or label_unit(label)
+    if unit is None:
+        return numbers
+    added = [
+        (value.start, figure)
+        for value in bare_values(row, at, len(row))
+        if (figure := _bare_figure(row, value, unit, None if column else label)) is not None
+    ]
+    return _placed(row, numbers, added)
+
+
+# The kinds of figure a subject names (a date's or a duration's names none)
+_NAMED_KINDS = frozenset(
+    {NumberKind.MONEY, NumberKind.PERCENT, NumberKind.COUNT, NumberKind.NUMBER}
+)
+
+
+def _bare_figure(
+    line: str, value: BareValue, unit: ColumnUnit, label: str | None
+) -> QuotedNumber | None:
+    """A bare number read in the unit its column or label gives."""
+    if _is_year(value.num, value.scale):
+        return None
+    first = value_of(value.num, value.scale)
+    last = value_of(value.num2, value.scale2 or value.scale) if value.num2 else None
+    if first is None or (last is not None and last <= first):
+        return None
+    qualifier = unit.qualifier or value.qualifier
+    raw = line[value.start : value.end]
+    subject = label if unit.kind in _NAMED_KINDS else None
+    return QuotedNumber(
+        unit.kind, first, raw, line, last, unit.unit, None, qualifier, subject=subject
+    )
+
+
+def _placed(
+    line: str, numbers: list[QuotedNumber], added: list[tuple[int, QuotedNumber]]
+) -> list[QuotedNumber]:
+    """The figures the grammar read and those added, in reading order: each where its
+    raw first stands in the line; an added figure the grammar read already is dropped."""
     if not added:
         return numbers
-    # in reading order: each figure where its raw first stands in the row
-    placed = [(row.find(n.raw), n) for n in numbers] + added
+    read = {n.raw for n in numbers}
+    placed = [(line.find(n.raw), n) for n in numbers]
+    placed += [(at, n) for at, n in added if n.raw not in read]
     return [n for _, n in sorted(placed, key=lambda p: p[0])]
 
 
