@@ -22,8 +22,9 @@ MORE = frozenset({"more"})
 _TIMES = re.compile(r"\d[kmb+]?\s?[x×]\s", re.I)
 # "2 AMD based Compute VMs": "based" joins a compound unless a preposition follows it
 _BASED = re.compile(r"\s+(?:on|in|at|upon|off|out|around)\b", re.I)
-# A rate after the phrase: "1 million free requests per month", "2,000 CI/CD minutes/month"
-_RATE_AFTER = re.compile(r"(?:\s*/\s*|\s+per\s+|\s+a\s+)(?P<per>[A-Za-z]+)\b")
+# A rate after the phrase: "1 million free requests per month", "2,000 CI/CD minutes/month",
+# "3 private repos per account" (after "/" or "a", only a time unit)
+_RATE_AFTER = re.compile(r"(?:\s*/\s*|\s+a\s+|(?P<by>\s+per\s+))(?P<per>[A-Za-z]+)\b")
 # "CI/CD": two words joined by a slash, not a rate
 _SLASHED = re.compile(r"/(?P<per>[A-Za-z][A-Za-z-]*)$")
 
@@ -162,7 +163,7 @@ def counted(
     if not level and not found and number.value != 1 and not times:
         return None, end
     if qualifier is None and (rate := _RATE_AFTER.match(sentence, head_end)):
-        per = PER_WORDS.get(rate["per"].lower())
+        per = PER_WORDS.get(rate["per"].lower(), rate["per"].lower() if rate["by"] else None)
         if per is not None:
             qualifier, head_end = f"per {per}", rate.end()
     if head_end == end and qualifier == number.qualifier:

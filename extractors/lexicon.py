@@ -160,7 +160,7 @@ SIZE_RESOURCES = ("memory", "ram", "storage", "disk")
 # singular after any number ("2 shared vCPU", "10 GPU"), as it writes a unit.
 COUNT_NOUNS = frozenset(
     """vcpu ocpu cpu gpu tpu core node instance vm seat user request call token
-    invocation execution query operation message credit mau dau mtu""".split()
+    invocation execution query operation message credit mau dau""".split()
 )
 # Rates written as acronyms, as rate-limit tables head their columns ("RPS Limit",
 # "TPM"): what they count, and per what.

@@ -75,10 +75,11 @@ _GLUED = re.compile(r"[A-Za-z]-?$")
 _AGE = re.compile(r"[\s-]old\b", re.I)
 # the number follows a capitalised word ("The", "iPhone", "GeForce")
 _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
-# ... unless that word only opens the sentence and the name's words go on to a plural in
-# lower case: "Deploy 10 Lambda functions"
-_OPENING = re.compile(r"[\W\d]*[A-Z][a-z]+\s+$")
-_LOWER_PLURAL = re.compile(r"(?:\s+[A-Z][\w-]*){0,2}\s+[a-z][a-z-]*[^\Ws]s\b")
+# ... unless that word only opens the sentence, a verb rather than an article: "Deploy
+# 10 Lambda functions", "Create 2 Block Volumes" (not "The 7 Habits")
+_OPENING = re.compile(
+    r"[\W\d]*(?!(?:The|A|An|These|Those|Our|Your|Its|Their|Top|Best)\s)[A-Z][a-z]+\s+$"
+)
 # Thousands grouped by commas, or by spaces as French and the SI write them ("10 000").
 # A run of spaced numbers is no one number: at most four groups, and none after them.
 _SPACED = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}(?![\d,.]|[ \u00a0\u202f]\d)"
@@ -716,8 +717,7 @@ def _build(
         value_of(g["num2"], g.get("scale2") or g.get("scale"), grouped) if g.get("num2") else None
     )
     qualifier = (g.get("qual") or "").lower() or None
-    if qualifier == "~":
-        qualifier = "about"
+    qualifier = _SAME_BOUND.get(qualifier, qualifier)
     if g.get("plus"):
         qualifier = qualifier or "at least"
     per = g.get("per")
@@ -761,10 +761,7 @@ def _build(
             unit[0].isupper()
             and not g.get("times")
             and _NAMED.search(sentence, max(0, m.start() - 40), m.start())
-            and not (
-                _OPENING.match(sentence, 0, m.start())
-                and _LOWER_PLURAL.match(sentence, m.span()[1])
-            )
+            and not _OPENING.match(sentence, 0, m.start())
         ):
             return None  # "iPhone 11 Pro", "The 7 Habits", "40 Under 40": a name
         if num.lower() in AMBIGUOUS_WORDS:
@@ -824,6 +821,7 @@ def _is_year(num: str, scale: str | None) -> bool:
 
 
 _SIZE_UNIT = re.compile(_SIZE)
+_SAME_BOUND = {"~": "about", "at most": "up to"}  # one bound, one name
 _LOWER_ONLY = frozenset({"d", "mo", "mos"})  # time units only in lower case
 _YEAR_NUMBER = re.compile(_YEAR)
 _EU_NUMBER = re.compile(_EU_NUM)
