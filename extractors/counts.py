@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from extractors.lexicon import COUNT_NOUNS, FREQUENCY_WORDS, NOT_NOUNS, PER_WORDS, PLURAL_NOUNS
+from extractors.lexicon import (
+    COUNT_NOUNS,
+    FREQUENCY_WORDS,
+    NOT_NOUNS,
+    PARTITIVE_NOUNS,
+    PER_WORDS,
+    PLURAL_NOUNS,
+)
 from extractors.subjects import STOP_WORDS
 from extractors.values import QuotedNumber
 
@@ -64,6 +71,11 @@ def plural_level(word: str) -> int:
     return WEAK if word[:1].isupper() else 0
 
 
+def partitive(word: str) -> bool:
+    """A measure of some stuff ("cup", "slice", "scoop"), not the counted thing."""
+    return word.lower() in PARTITIVE_NOUNS
+
+
 def plural(word: str) -> bool:
     return plural_level(word) > 0
 
@@ -107,7 +119,9 @@ def counted(
     named = name_word(written)  # the phrase so far is a name's words
     name_from = 0 if named else None  # where the name's words before the head begin
     most = number.value_end if number.value_end is not None else number.value
-    singular = most is not None and most <= 1 and not found
+    # one of something: its phrase's last word heads it, unless the first is a measure
+    # ("1 cup asparagus")
+    singular = most is not None and most <= 1 and not found and not partitive(written)
     phrase = [written]
     for _ in range(4):  # modifiers: at most four more words
         m = _PHRASE_WORD.match(sentence, at)
@@ -115,7 +129,7 @@ def counted(
             break
         text = m.group(1)
         word = text.lower()
-        if word in ("and", "or") and level < PLURAL and not singular:
+        if word in ("and", "or") and level == 0 and not singular:
             at = m.end()  # "maintenance and cleaning workers"
             phrase.append(text)
             continue

@@ -162,6 +162,12 @@ COUNT_NOUNS = frozenset(
     """vcpu ocpu cpu gpu tpu core node instance vm seat user request call token
     invocation execution query operation message credit mau dau""".split()
 )
+# Measures of some stuff: "1 cup rice" counts cups, not rice.
+PARTITIVE_NOUNS = frozenset(
+    """cup slice scoop piece pinch bottle glass bag box can jar pack packet bunch handful
+    tablespoon teaspoon tbsp tsp clove sheet stick serving portion pair set dozen
+    loaf bowl plate spoonful drop dash""".split()
+)
 # Rates written as acronyms, as rate-limit tables head their columns ("RPS Limit",
 # "TPM"): what they count, and per what.
 RATE_ACRONYMS = {

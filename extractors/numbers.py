@@ -72,14 +72,17 @@ _SIZE_TIMES = (
 _WORD_BEFORE = re.compile(r"(?:^|[\s(\[\"'“])(?P<word>[A-Za-z][A-Za-z'’+]*)\s+$")
 # Glued to a word before it: "A100", "GPT-4", "v5e-4".
 _GLUED = re.compile(r"[A-Za-z]-?$")
+_GROUPED = re.compile(r"\d{1,3},\d{3}(?!\d)")
 _AGE = re.compile(r"[\s-]old\b", re.I)
 # the number follows a capitalised word ("The", "iPhone", "GeForce")
 _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
 # ... unless that word only opens the sentence, a verb rather than an article: "Deploy
-# 10 Lambda functions", "Create 2 Block Volumes" (not "The 7 Habits")
+# 10 Lambda functions", "Create 2 Block Volumes" (not "The 7 Habits"), when the words
+# after the number go on to a plural
 _OPENING = re.compile(
     r"[\W\d]*(?!(?:The|A|An|These|Those|Our|Your|Its|Their|Top|Best)\s)[A-Z][a-z]+\s+$"
 )
+_PLURAL_AFTER = re.compile(r"(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][a-z-]*[^\Ws]s\b")
 # Thousands grouped by commas, or by spaces as French and the SI write them ("10 000").
 # A run of spaced numbers is no one number: at most four groups, and none after them.
 _SPACED = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}(?![\d,.]|[ \u00a0\u202f]\d)"
@@ -93,6 +96,9 @@ _EU_NUM = r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
 # A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
 _RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
 _START = r"(?<![\w.,\-/])"  # not glued to a word (H100, v5e-4, GPT-4) or a number
+# ... but thousands grouped by commas are no name's: a table's cell run into the word
+# before it when its page became text ("tokens/min1,000,000 tokens/month")
+_START_CELL = r"(?:(?<![\w.,\-/])|(?<=[a-z])(?=\d{1,3},\d{3}))"
 _WORD_SCALE = r"(?:-(?=[a-z]{4}))"  # "$10-million", not "$10-m"
 _SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion|trillion|tn|lakhs?|lac|crores?|cr)\b"
 _QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
@@ -173,7 +179,7 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.NUMBER,
         re.compile(
-            rf"{_QUAL}{_START}(?P<num>{_DEC_COMMA}|{_NUM})\s?(?P<unit>{_SIZE}{_SIZE_TIMES})\b{_PER}",
+            rf"{_QUAL}{_START_CELL}(?P<num>{_DEC_COMMA}|{_NUM})\s?(?P<unit>{_SIZE}{_SIZE_TIMES})\b{_PER}",
             _FLAGS,
         ),
     ),
@@ -195,7 +201,7 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.COUNT,
         re.compile(
-            rf"{_QUAL}{_START}(?P<num>{_FRACTION}|{_NUM}|{'|'.join(WORD_NUMBERS)})"
+            rf"{_QUAL}{_START_CELL}(?P<num>{_FRACTION}|{_NUM}|{'|'.join(WORD_NUMBERS)})"
             rf"(?:\s?(?P<scale>{_SCALE}))?"
             rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
             r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
@@ -269,8 +275,8 @@ class _Read:
     def groupdict(self) -> dict[str, str | None]:
         return {name: self.group(name) for name in self._m.re.groupindex}
 
-    def start(self) -> int:
-        return self._m.start()
+    def start(self, name: int | str = 0) -> int:
+        return self._m.start(name)
 
     def span(self) -> tuple[int, int]:
         return self._m.span()
@@ -640,7 +646,7 @@ def in_name(text: str, start: int) -> bool:
     "Free Tier 500 GPU hours", "Over 500 teams")."""
     before = text[max(0, start - 40) : start]
     if _GLUED.search(before):
-        return True
+        return not _GROUPED.match(text, start)
     m = _WORD_BEFORE.search(before)
     if m is None:
         return False
@@ -716,8 +722,8 @@ def _build(
     value_end = (
         value_of(g["num2"], g.get("scale2") or g.get("scale"), grouped) if g.get("num2") else None
     )
-    qualifier = (g.get("qual") or "").lower() or None
-    qualifier = _SAME_BOUND.get(qualifier, qualifier)
+    bound = (g.get("qual") or "").lower()
+    qualifier: str | None = _SAME_BOUND.get(bound, bound) or None
     if g.get("plus"):
         qualifier = qualifier or "at least"
     per = g.get("per")
@@ -735,7 +741,8 @@ def _build(
     if kind is NumberKind.PERCENT:
         return QuotedNumber(kind, value, raw, sentence, value_end, "%", None, qualifier)
     sized = kind is NumberKind.NUMBER and _SIZE_UNIT.match((g.get("unit") or "").lower())
-    if sized and _GLUED.search(sentence, max(0, m.start() - 1), m.start()):
+    glued = _GLUED.search(sentence, max(0, m.start() - 1), m.start())
+    if sized and glued and not _GROUPED.match(sentence, m.start()):
         return None  # "A100-80GB"
     if " " in num and in_name(sentence, m.start()):
         return None  # "iPhone 15 128GB": a name's number, then a figure, not "15 128"
@@ -761,13 +768,18 @@ def _build(
             unit[0].isupper()
             and not g.get("times")
             and _NAMED.search(sentence, max(0, m.start() - 40), m.start())
-            and not _OPENING.match(sentence, 0, m.start())
+            and not (
+                _OPENING.match(sentence, 0, m.start())
+                and _PLURAL_AFTER.match(sentence, m.start("unit"))
+            )
         ):
             return None  # "iPhone 11 Pro", "The 7 Habits", "40 Under 40": a name
         if num.lower() in AMBIGUOUS_WORDS:
             return None
-        if g.get("times") and (unit.lower() in MORE or not value.is_integer()):
-            return None  # "2x more users", "1.5x GPUs": a multiple
+        if g.get("times") and (
+            unit.lower() in MORE or not value.is_integer() or re.match(r"\d{3}x", raw)
+        ):
+            return None  # "2x more users", "1.5x GPUs": a multiple; "777x jets": a name
         if "/" in num and not unit_noun(unit):
             return None  # a share of a unit ("1/8 OCPU"), not a date or "24/7"
         if value_end is not None and value_end <= value:

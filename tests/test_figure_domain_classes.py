@@ -407,6 +407,10 @@ def test_a_counted_phrase_of_a_names_words_runs_to_its_plural(
         "The LC 500 Convertible looks sharp in red.",
         "The 7 Habits of Highly Effective People sold well.",
         "Read The 4 Agreements before you apply.",
+        "2) Polistil 960574 Pista Elettrica Sorpasso",
+        "Samsung 4K Smart LED TV",
+        "Still four Thunderbolt 3",
+        "The deal trims its order of 777x jets.",
     ],
 )
 def test_a_title_or_a_models_name_is_no_count(text: str) -> None:
@@ -432,6 +436,23 @@ def test_a_title_or_a_models_name_is_no_count(text: str) -> None:
     ],
 )
 def test_a_count_of_one_is_headed_by_the_last_word_of_its_phrase(text: str, unit: str) -> None:
+    assert _count(text, "1") == (NumberKind.COUNT, 1, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("Add 1 cup rice to the pot.", "cup"),
+        ("Serve with 1 slice whole-grain toast.", "slice"),
+        ("Mix 1 scoop protein powder in.", "scoop"),
+        ("Bring 1 bottle water each.", "bottle"),
+        ("Each kit has 1 pair of gloves.", "pair"),
+        ("Grab 1 bag ice on the way.", "bag"),
+        ("Use 1 clove garlic.", "clove"),
+        ("The box holds 1 set of keys.", "set"),
+    ],
+)
+def test_a_count_of_one_measure_counts_the_measure(text: str, unit: str) -> None:
     assert _count(text, "1") == (NumberKind.COUNT, 1, unit)
 
 
@@ -715,3 +736,41 @@ def test_a_table_whose_cells_ran_together_is_read_by_its_columns(
 )
 def test_a_word_run_into_a_number_outside_such_a_table_stays_bare(text: str) -> None:
     assert [n.raw for n in extract_numbers(text, NOW) if n.raw[:1].isdigit()] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "kind", "value", "unit"),
+    [
+        ("Embeddings1,000,000 tokens/day", "1,000,000", NumberKind.COUNT, 1e6, "tokens"),
+        ("Limit100,000 requests/month", "100,000", NumberKind.COUNT, 1e5, "requests"),
+        ("Free tier1,000 builds per month", "1,000", NumberKind.COUNT, 1000, "builds"),
+        ("Storage included1,024 GB", "1,024 GB", NumberKind.NUMBER, 1024, "GB"),
+        ("Pro plan10,000 API calls", "10,000", NumberKind.COUNT, 1e4, "api calls"),
+        ("Hobby2,000 invocations/day", "2,000", NumberKind.COUNT, 2000, "invocations"),
+        ("Monthly quota25,000 emails", "25,000", NumberKind.COUNT, 25000, "emails"),
+        ("Included egress1,000 GB", "1,000 GB", NumberKind.NUMBER, 1000, "GB"),
+        ("Premium50,000 credits", "50,000", NumberKind.COUNT, 5e4, "credits"),
+        ("Basic3,000 OCPU hours", "3,000", NumberKind.COUNT, 3000, "ocpu hours"),
+        ("Free100,000 reads/day", "100,000", NumberKind.COUNT, 1e5, "reads"),
+        ("tokens/min1,000,000 tokens/month", "1,000,000", NumberKind.COUNT, 1e6, "tokens"),
+    ],
+)
+def test_thousands_run_into_the_word_before_are_a_cells_figure(
+    text: str, raw: str, kind: NumberKind, value: float, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit) == (kind, value, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Starter1,000",
+        "The A100 80GB and the H100 ship soon.",
+        "Order the RTX4090 cards today.",
+        "The H100, A100 and L4 are listed.",
+        "Use v5e-4 pods for this.",
+    ],
+)
+def test_a_names_number_run_into_its_word_stays_a_name(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
