@@ -759,6 +759,8 @@ def _build(
         unit = PER_WORDS[written]
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
     unit = _group(m, "unit")
+    if sized and not g.get("per") and (times := _RUN_INTO.match(sentence, m.span()[1])):
+        unit, raw = unit + times[0], raw + times[0]  # "100 GB-HoursFirst 1,000 GB-Hours"
     if kind is NumberKind.COUNT:
         if (unit.lower() in NOT_NOUNS and unit.lower() not in MORE) or _is_year(
             num, g.get("scale")
@@ -833,6 +835,11 @@ def _is_year(num: str, scale: str | None) -> bool:
 
 
 _SIZE_UNIT = re.compile(_SIZE)
+# A size's time run into the next cell when its table became text ("GB-HoursFirst")
+_RUN_INTO = re.compile(
+    rf"-(?:{'|'.join(w for t in SIZE_TIMES for w in (t, t.capitalize(), t.upper()))})"
+    r"(?=[A-Z$€£\d])"
+)
 _SAME_BOUND = {"~": "about", "at most": "up to"}  # one bound, one name
 _LOWER_ONLY = frozenset({"d", "mo", "mos"})  # time units only in lower case
 _YEAR_NUMBER = re.compile(_YEAR)

@@ -774,3 +774,33 @@ def test_thousands_run_into_the_word_before_are_a_cells_figure(
 )
 def test_a_names_number_run_into_its_word_stays_a_name(text: str) -> None:
     assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("First 100 GB-HoursFirst 1,000 GB-Hours", "100 GB-Hours", "GB-Hours"),
+        ("First 100 GB-HoursFirst 1,000 GB-Hours", "1,000 GB-Hours", "GB-Hours"),
+        ("Included400,000 GB-SecondsThen $0.0000166", "400,000 GB-Seconds", "GB-Seconds"),
+        ("Hobby 10 GB-MonthsPro 100 GB-Months", "10 GB-Months", "GB-Months"),
+        ("Free 1 TB-Month$0.02 after", "1 TB-Month", "TB-Month"),
+        ("Memory 512 MB-Hours$0.01", "512 MB-Hours", "MB-Hours"),
+        ("Tier 50 GB-Hrs2 vCPU", "50 GB-Hrs", "GB-Hrs"),
+        ("Usage 3 GiB-Hours4 GiB-Hours", "3 GiB-Hours", "GiB-Hours"),
+        ("Disk 20 GB-MonthsBilled monthly", "20 GB-Months", "GB-Months"),
+        ("Included 1,000 GB-SecondsExtra $0.01", "1,000 GB-Seconds", "GB-Seconds"),
+        ("Base 5 GB-HourEach extra", "5 GB-Hour", "GB-Hour"),
+        ("Cap 100 GB-SecsOver", "100 GB-Secs", "GB-Secs"),
+    ],
+)
+def test_a_sizes_time_run_into_the_next_cell_is_its_unit(text: str, raw: str, unit: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.raw, n.unit) == (NumberKind.NUMBER, raw, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [("It is a 10 GB-hourly plan.", "GB"), ("Rent 10 GB-months.", "GB-months")],
+)
+def test_a_sizes_time_ends_where_its_word_does(text: str, unit: str) -> None:
+    assert one(text, "10").unit == unit
