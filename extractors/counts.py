@@ -91,9 +91,9 @@ def counted(
     if unit is None:
         return number, end
     raw = sentence[start:end]
-    times = _TIMES.search(raw) is not None
+    times = ("x" in raw or "×" in raw) and _TIMES.search(raw) is not None
     qualifier = number.qualifier
-    slashed = _SLASHED.search(raw.rstrip())
+    slashed = _SLASHED.search(raw.rstrip()) if "/" in raw else None
     if (
         slashed
         and qualifier == f"per {slashed['per'].lower()}"

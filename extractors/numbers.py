@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from http import HTTPStatus
 
-from extractors.counts import MORE, unit_noun
+from extractors.counts import MORE, PLURAL, plural_level, unit_noun
 from extractors.counts import counted as count_phrase
 from extractors.lexicon import (
     AMBIGUOUS_WORDS,
@@ -24,6 +24,7 @@ from extractors.lexicon import (
     MEASURE_UNITS,
     MONTHS,
     NAME_WORDS,
+    NOT_COUNTED,
     NOT_NOUNS,
     OCTET_UNITS,
     PAST_WORDS,
@@ -98,7 +99,7 @@ _RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|insta
 _START = r"(?<![\w.,\-/])"  # not glued to a word (H100, v5e-4, GPT-4) or a number
 # ... but thousands grouped by commas are no name's: a table's cell run into the word
 # before it when its page became text ("tokens/min1,000,000 tokens/month")
-_START_CELL = r"(?:(?<![\w.,\-/])|(?<=[a-z])(?=\d{1,3},\d{3}))"
+_IN_CELL = r"(?<=[a-z])(?=\d{1,3},\d{3})"
 _WORD_SCALE = r"(?:-(?=[a-z]{4}))"  # "$10-million", not "$10-m"
 _SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion|trillion|tn|lakhs?|lac|crores?|cr)\b"
 _QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
@@ -115,6 +116,16 @@ _MONTH_YEAR = rf"(?P<my_m>{_MONTH})\s+(?P<my_y>{_YEAR})"  # "March 2027": the wh
 # Signs before an amount: symbols, and letters glued to a dollar ("R$", "HK$") or "Rs".
 _SIGN = r"US\$|[$€£¥₹₨₩₽₺₱₦₪₫]|(?<![A-Za-z])(?:au|a|ca|c|s|hk|nz|r)\$|(?<![A-Za-z])rs\.?\s?"
 _FLAGS = re.I
+# A data size and its compound unit; a count and what it counts
+_SIZED = rf"(?P<num>{_DEC_COMMA}|{_NUM})\s?(?P<unit>{_SIZE}{_SIZE_TIMES})\b{_PER}"
+_COUNTED = (
+    rf"(?P<num>{_FRACTION}|{_NUM}|{'|'.join(WORD_NUMBERS)})"
+    rf"(?:\s?(?P<scale>{_SCALE}))?"
+    rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
+    r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
+    rf"(?P<plus>\+)?(?:\s?(?P<times>[x×]))?"  # "4x NVIDIA A100 GPUs": so many
+    rf"\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}"
+)
 PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.DATE_RANGE,
@@ -178,10 +189,7 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     ),
     (
         NumberKind.NUMBER,
-        re.compile(
-            rf"{_QUAL}{_START_CELL}(?P<num>{_DEC_COMMA}|{_NUM})\s?(?P<unit>{_SIZE}{_SIZE_TIMES})\b{_PER}",
-            _FLAGS,
-        ),
+        re.compile(rf"{_QUAL}{_START}{_SIZED}", _FLAGS),
     ),
     (
         NumberKind.NUMBER,
@@ -201,12 +209,7 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.COUNT,
         re.compile(
-            rf"{_QUAL}{_START_CELL}(?P<num>{_FRACTION}|{_NUM}|{'|'.join(WORD_NUMBERS)})"
-            rf"(?:\s?(?P<scale>{_SCALE}))?"
-            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
-            r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
-            rf"(?P<plus>\+)?(?:\s?(?P<times>[x×]))?"  # "4x NVIDIA A100 GPUs": so many
-            rf"\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}",
+            rf"{_QUAL}{_START}{_COUNTED}",
             _FLAGS,
         ),
     ),
@@ -214,6 +217,9 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         NumberKind.NUMBER,
         re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})(?:-(?P<num2>{_NUM}))?(?P<unit>x)(?![\w.])"),
     ),
+    # thousands run into the word before them: a table's cells when its page became text
+    (NumberKind.NUMBER, re.compile(rf"{_IN_CELL}{_SIZED}", _FLAGS)),
+    (NumberKind.COUNT, re.compile(rf"{_IN_CELL}{_COUNTED}", _FLAGS)),
 ]
 # Case folding for the fast ways below: lowered text searched without re.I (whose
 # per-position case tests made them slow). re.I also matches İ and ı to "i", ſ to "s" and
@@ -294,6 +300,10 @@ _DATE_HINT = Hint(
 )  # a month, an ISO or a dotted date
 # For each pattern, a cheap search its every match needs (or None): most sentences hold no
 # date, money or percentage, and the patterns' optional openings make them slow to fail.
+# (a comma first: a literal is found fast)
+_RUN_INTO_CELL = Hint(
+    None, re.compile(r",(?:(?<=[a-z]\d,)|(?<=[a-z]\d\d,)|(?<=[a-z]\d\d\d,))\d{3}")
+)
 HINTS: list[Hint | None] = [
     _DATE_HINT,  # a date range names a month or is ISO
     _DATE_HINT,
@@ -315,6 +325,8 @@ HINTS: list[Hint | None] = [
     Hint(None, re.compile(rf"\d[\s-]?(?:{_AREA})?(?:{'|'.join(MEASURE_UNITS)})(?![\w/-])")),
     None,  # counts: any number before a word
     Hint(None, re.compile(r"\dx")),  # multiples
+    _RUN_INTO_CELL,
+    _RUN_INTO_CELL,
 ]
 assert len(HINTS) == len(PATTERNS)
 MAX_FIGURES = 5000  # per page: a page of a million numbers is not a page of figures
@@ -531,6 +543,8 @@ def _numbers_in(
             taken.append((start, end))
             hits.append((start, end, number))
     hits.extend(_shared_units(sentence, hits))
+    if _NAMING_HINT.search(folded):
+        hits.extend(_named_before(sentence, hits))
     hits.sort(key=lambda h: h[0])
     begins = next((n.date_from for s, _, n in hits[:1] if not sentence[:s].strip()), None)
     out: list[QuotedNumber] = []
@@ -548,6 +562,57 @@ def _numbers_in(
             subject = out[-1].subject  # "from 23% to 35%": the figure before's subject
         out.append(replace(n, subject=subject))
     return out, (out[0].date_from if begins is not None and out else None)
+
+
+# A bare number whose counted noun the words before it name: "the number of seats is 5",
+# "requests are limited to 60 per minute", "your request per minute limit was 20"
+_NAMING_HINT = re.compile(r" of\b|limit|capped|restricted|quota|\bcap\b")  # in folded text
+_NAMED_BEFORE = re.compile(
+    r"(?:\b(?:number|no\.?|#)\s+of\s+(?P<of>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
+    r"(?:\s+per\s+(?P<per_of>[a-z]+))?\s*(?:is|was|are|:)"
+    r"|\b(?P<limited>[a-z][\w-]*)\s+(?:are|is|were|was)\s+(?:limited|capped|restricted)\s+(?:to|at)"
+    r"|\b(?P<noun>[a-z]+)(?:\s+per\s+(?P<per>[a-z]+))?\s+(?:limit|quota|cap)\s+(?:is|was|of|:))"
+    r"\s*(?:(?P<qual>up to|at most|about|around|approximately)\s+)?$",
+    re.I,
+)
+_BARE = re.compile(
+    rf"{_START}(?P<num>{_NUM})(?:\s?(?P<scale>[km])\b)?"
+    r"(?:\s*(?:/|\bper\s+)(?P<rate>[A-Za-z]+)\b)?(?!\s*[\w%$€£])",
+    re.I,
+)
+
+
+def _named_before(
+    sentence: str, hits: list[tuple[int, int, QuotedNumber]]
+) -> list[tuple[int, int, QuotedNumber]]:
+    """The bare numbers that count what the words right before them name."""
+    out: list[tuple[int, int, QuotedNumber]] = []
+    for m in _BARE.finditer(sentence):
+        start = m.start()
+        if any(s <= start < e for s, e, _ in hits) or _is_year(m["num"], m["scale"]):
+            continue
+        named = _NAMED_BEFORE.search(sentence, max(0, start - 80), start)
+        if named is None:
+            continue
+        if named["noun"]:  # "request limit": only what quotas count
+            if not unit_noun(named["noun"]):
+                continue
+            unit = named["noun"].lower()
+        else:
+            phrase = named["of"] or named["limited"]
+            head = phrase.split()[-1]
+            if plural_level(head) != PLURAL or head.lower() in NOT_COUNTED | NOT_NOUNS:
+                continue
+            unit = phrase.lower()
+        per = m["rate"] or named["per"] or named["per_of"]
+        qualifier = f"per {PER_WORDS.get(per.lower(), per.lower())}" if per else None
+        bound = (named["qual"] or "").lower()
+        qualifier = _SAME_BOUND.get(bound, bound) or qualifier
+        value = value_of(m["num"], m["scale"])
+        raw = sentence[start : m.end("scale") if m["scale"] else m.end("num")]
+        count = QuotedNumber(NumberKind.COUNT, value, raw, sentence, None, unit, None, qualifier)
+        out.append((start, start + len(raw), count))
+    return out
 
 
 # A bare number joined to a figure that has a unit: "5,000 and 100,000 SUs", "2 or 3 days"

@@ -804,3 +804,45 @@ def test_a_sizes_time_run_into_the_next_cell_is_its_unit(text: str, raw: str, un
 )
 def test_a_sizes_time_ends_where_its_word_does(text: str, unit: str) -> None:
     assert one(text, "10").unit == unit
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit", "qualifier"),
+    [
+        ("The maximum number of seats is 5.", "5", "seats", None),
+        ("Requests are limited to 60 per minute.", "60", "requests", "per minute"),
+        ("Uploads are limited to 20/day.", "20", "uploads", "per day"),
+        ("That fills your limit (if your request per minute limit was 20).", "20", "request",
+         "per minute"),
+        ("The number of API keys per project is 10.", "10", "api keys", "per project"),
+        ("Max. number of collaborators: 3", "3", "collaborators", None),
+        ("The API call quota is 10,000 per month.", "10,000", "call", "per month"),
+        ("The token limit is 32k.", "32k", "token", None),
+        ("Submissions are capped at 5 per day.", "5", "submissions", "per day"),
+        ("Webhooks are restricted to 20 per repository.", "20", "webhooks", "per repository"),
+        ("The number of team members is up to 8.", "8", "team members", "up to"),
+        ("Your seat quota is 25.", "25", "seat", None),
+        ("Concurrent builds are limited to 2.", "2", "builds", None),
+        ("The free message limit is 1,000 per month.", "1,000", "message", "per month"),
+    ],
+)  # fmt: skip
+def test_the_words_before_a_bare_number_may_name_what_it_counts(
+    text: str, raw: str, unit: str, qualifier: str | None
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit, n.qualifier) == (NumberKind.COUNT, unit, qualifier)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The rate limit is 100.",
+        "Prices are capped at 20.",
+        "The storage limit is 5.",
+        "It is one of 5.",
+        "The number of the beast is 666 in the book.",
+        "Limits are capped at 3.",
+    ],
+)
+def test_words_before_that_name_no_counted_thing_leave_it_bare(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
