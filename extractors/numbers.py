@@ -55,6 +55,7 @@ from extractors.tables import (
     joined_words,
     label_unit,
     labelled_values,
+    quota_named,
     row_cells,
 )
 from extractors.values import NumberKind, QuotedNumber
@@ -349,13 +350,16 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     lead: date | None = None  # the date the sentence before began with
     columns: list[ColumnUnit | None] | None = None  # the units a table's header gives
     joined: JoinedTable | None = None  # a table whose cells ran together
+    quota: str | None = None  # what the sentences before name a quota of
     for sentence in _stat_cards(split_sentences(text)):
         if columns is not None and not cells(sentence):
             columns = None  # the table ended
+        if columns is None and any(w in sentence for w in ("quota", "limit", "allowance")):
+            quota = quota_named(sentence) or quota
         if not may_hold_figure(sentence):
             lead = None
             if "|" in sentence and not is_rule(sentence):
-                columns = header_units(sentence)
+                columns = header_units(sentence, quota)
             if joined is None or not joined_words(sentence):
                 joined = joined_header(sentence)
             continue  # most sentences hold no figure: skip the grammar

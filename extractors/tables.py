@@ -18,6 +18,7 @@ from itertools import pairwise
 
 from extractors.counts import PLURAL, plural_level
 from extractors.lexicon import (
+    COUNT_NOUNS,
     DATA_PREFIX_WORDS,
     DATA_PREFIXES,
     NOT_COUNTED,
@@ -49,6 +50,16 @@ _COUNTED_IN_HEADER = re.compile(
 )
 _RATE_IN_HEADER = re.compile(rf"\b(?P<rate>{'|'.join(RATE_ACRONYMS)})\b", re.I)
 _RULE = re.compile(r"[\s|:-]+")  # "|---|---|": the line under a header
+# "a monthly API call quota", "the request limit"; a column headed by the quota alone
+_QUOTA_OF = re.compile(
+    r"\b(?:(?P<name>(?-i:[A-Z]{2,5}))\s+)?(?P<noun>[a-z]+)\s+(?:quota|limit|allowance)s?\b",
+    re.I,
+)
+_BARE_QUOTA = re.compile(
+    r"(?:(?:monthly|daily|hourly|yearly|annual|max(?:imum)?|included)\s+)?"
+    r"(?:quota|limit|allowance)s?",
+    re.I,
+)
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _SCALE = r"[kKmM]|million|billion"
 # One bare value: "1,000", "20/min", "100K+", "up to 5", "1-3"
@@ -109,13 +120,30 @@ def is_rule(line: str) -> bool:
     return bool(_RULE.fullmatch(line)) and "-" in line
 
 
-def header_units(line: str) -> list[ColumnUnit | None] | None:
+def header_units(line: str, quota: str | None = None) -> list[ColumnUnit | None] | None:
     """The unit each column of a header line names (None for a column that names none);
-    None when the line is no table header (no cells, or figures in it)."""
+    None when the line is no table header (no cells, or figures in it). `quota`: what
+    the text before names a quota of ("a monthly API call quota"), for a column headed
+    only "Quota" or "Monthly Limit"."""
     spans = cells(line)
     if len(spans) < 2 or re.search(r"\d", line):
         return None
-    return [label_unit(line[a:b].strip()) for a, b in spans]
+    units = [label_unit(line[a:b].strip()) for a, b in spans]
+    if quota is not None:
+        units = [
+            unit or (ColumnUnit(NumberKind.COUNT, quota) if _BARE_QUOTA.fullmatch(cell) else None)
+            for unit, cell in zip(units, (line[a:b].strip() for a, b in spans), strict=True)
+        ]
+    return units
+
+
+def quota_named(sentence: str) -> str | None:
+    """What a sentence names a quota or a limit of, when quotas count it ("Each plan
+    includes a monthly API call quota" -> "api call")."""
+    m = _QUOTA_OF.search(sentence)
+    if m is None or m["noun"].lower() not in COUNT_NOUNS:
+        return None
+    return " ".join(w for w in (m["name"], m["noun"]) if w).lower()
 
 
 def label_unit(label: str) -> ColumnUnit | None:

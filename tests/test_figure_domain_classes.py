@@ -846,3 +846,40 @@ def test_the_words_before_a_bare_number_may_name_what_it_counts(
 )
 def test_words_before_that_name_no_counted_thing_leave_it_bare(text: str) -> None:
     assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("before", "header", "unit"),
+    [
+        ("Every key has a daily request quota.", "| Plan | Daily Quota |", "request"),
+        ("Each workspace gets a seat limit.", "| Tier | Limit |", "seat"),
+        ("Accounts have a monthly token allowance.", "| Plan | Allowance |", "token"),
+        ("The message quota depends on your plan.", "| Plan | Quota |", "message"),
+        ("Every project has an API call limit.", "| Plan | Monthly Limit |", "api call"),
+        ("Your plan sets a query quota.", "| Plan | Max Quota |", "query"),
+        ("Each tier has an invocation limit.", "| Tier | Limit |", "invocation"),
+        ("Plans differ in their user limit.", "| Plan | Limit |", "user"),
+        ("The SMS message quota resets daily.", "| Plan | Quota |", "sms message"),
+        ("A credit allowance comes with each grant.", "| Grant | Allowance |", "credit"),
+        ("Each app has a webhook call quota.", "| Plan | Quota |", "call"),
+        ("Every org has an execution quota.", "| Plan | Included quota |", "execution"),
+    ],
+)
+def test_a_quota_column_counts_what_the_text_before_names_a_quota_of(
+    before: str, header: str, unit: str
+) -> None:
+    found = extract_numbers(f"{before}\n{header}\n|---|---|\n| Free | 1,000 |", NOW)
+    assert [(n.kind, n.value, n.unit) for n in found] == [(NumberKind.COUNT, 1000, unit)]
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "The storage limit depends on the plan.",
+        "The rate limit is strict.",
+        "Plans are listed below.",
+        "Each plan has a bandwidth allowance.",
+    ],
+)
+def test_a_quota_column_of_no_counted_thing_stays_bare(before: str) -> None:
+    assert extract_numbers(f"{before}\n| Plan | Quota |\n|---|---|\n| Free | 5 |", NOW) == []
