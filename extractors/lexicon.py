@@ -130,9 +130,16 @@ DURATION_UNITS = {
     "years": "year",
     "yr": "year",
     "yrs": "year",
+    "wk": "week",
+    "wks": "week",
+    "mo": "month",
+    "mos": "month",
 }
 # What a rate is per, written short: "/min", "per hr", "/mo" read as "per minute".
-PER_WORDS = {**DURATION_UNITS, "mo": "month", "wk": "week", "s": "second"}
+PER_WORDS = {**DURATION_UNITS, "s": "second", "d": "day"}
+# Words between a number and its time unit that say which days or hours are counted
+# ("5 business days", "3 calendar months"): the figure is still a duration.
+SPAN_KINDS = ("business", "calendar", "working", "consecutive", "full", "clock")
 # Data sizes in any case, from the SI and binary prefixes: "5 GB", "12 gb", "2 GiB",
 # "1 Gbit", "40 Gigabytes"; the French octet ("5,5 Go") only with its capital, as
 # "go" and "to" are words.
@@ -153,7 +160,38 @@ SIZE_RESOURCES = ("memory", "ram", "storage", "disk")
 # singular after any number ("2 shared vCPU", "10 GPU"), as it writes a unit.
 COUNT_NOUNS = frozenset(
     """vcpu ocpu cpu gpu tpu core node instance vm seat user request call token
-    invocation execution query operation message credit""".split()
+    invocation execution query operation message credit mau dau""".split()
+)
+# Measures of some stuff: "1 cup rice" counts cups, not rice.
+PARTITIVE_NOUNS = frozenset(
+    """cup slice scoop piece pinch bottle glass bag box can jar pack packet bunch handful
+    tablespoon teaspoon tbsp tsp clove sheet stick serving portion pair set dozen
+    loaf bowl plate spoonful drop dash""".split()
+)
+# Rates written as acronyms, as rate-limit tables head their columns ("RPS Limit",
+# "TPM"): what they count, and per what.
+RATE_ACRONYMS = {
+    "rps": ("requests", "second"),
+    "rpm": ("requests", "minute"),
+    "rph": ("requests", "hour"),
+    "rpd": ("requests", "day"),
+    "qps": ("queries", "second"),
+    "qpm": ("queries", "minute"),
+    "qpd": ("queries", "day"),
+    "tps": ("tokens", "second"),
+    "tpm": ("tokens", "minute"),
+    "tpd": ("tokens", "day"),
+}
+# How often, as an adjective inside a counted phrase ("50,000 free monthly active users"):
+# unlike other words in -ly, these do not end the phrase.
+FREQUENCY_WORDS = frozenset(
+    "hourly daily weekly biweekly monthly quarterly yearly annual nightly".split()
+)
+# Plurals that head a table's column or a line's label without being what its numbers
+# count ("| Prices | 10 | 20 |", "Limits: 5 and 10").
+NOT_COUNTED = frozenset(
+    """prices costs fees charges rates totals amounts values limits quotas notes details
+    dates times numbers figures results units levels tiers plans options yes""".split()
 )
 # Units of measure (a "number", not a count of things): speed, length, area, mass, energy,
 # power, rates. Case is ignored; "m", "g" and "W" alone are left out (million, grams or a
@@ -233,6 +271,12 @@ NAME_WORDS = frozenset(
 # A number after one of these, whatever its case, names a kind or a place in an order
 # ("version 3.11", "type 2 diabetes", "stage 4 cancer"), not a count.
 VERSION_WORDS = frozenset({"version", "type", "stage", "phase", "level", "category", "group"})
+# A small number after one of these is a place in an order ("Tier 1 support", "Step 2",
+# "Cohort 3 students"), not a count; a larger one may be a figure ("Free Tier 500 GPU
+# hours").
+RANK_WORDS = frozenset(
+    "tier step round part chapter section article cohort batch season wave lesson".split()
+)
 # Plurals without an s: the head of "60 staff", "28 people".
 PLURAL_NOUNS = frozenset(
     """people children men women staff police personnel cattle feet teeth mice geese

@@ -13,33 +13,51 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from http import HTTPStatus
 
+from extractors.counts import MORE, PLURAL, plural_level, unit_noun
+from extractors.counts import counted as count_phrase
 from extractors.lexicon import (
     AMBIGUOUS_WORDS,
     CHANGE_VERBS,
-    COUNT_NOUNS,
     CURRENCY_CODES,
     DURATION_UNITS,
     FUTURE_WORDS,
     MEASURE_UNITS,
     MONTHS,
     NAME_WORDS,
+    NOT_COUNTED,
     NOT_NOUNS,
     OCTET_UNITS,
     PAST_WORDS,
     PER_WORDS,
-    PLURAL_NOUNS,
     QUALIFIERS,
+    RANK_WORDS,
     SCALES,
     SIZE_RESOURCES,
     SIZE_TIMES,
     SIZE_UNITS,
+    SPAN_KINDS,
     VERSION_WORDS,
     WORD_NUMBERS,
     currency_code,
 )
 from extractors.sentences import split_sentences
-from extractors.subjects import STOP_WORDS, subject_of
-from extractors.tables import ColumnUnit, bare_numbers, cells, header_units, is_rule
+from extractors.subjects import subject_of
+from extractors.tables import (
+    BareValue,
+    ColumnUnit,
+    JoinedTable,
+    bare_values,
+    cells,
+    header_units,
+    is_rule,
+    joined_header,
+    joined_row,
+    joined_words,
+    label_unit,
+    labelled_values,
+    quota_named,
+    row_cells,
+)
 from extractors.values import NumberKind, QuotedNumber
 
 _AREA = r"(?:square|sq\.?|cubic|metric)\s"
@@ -56,9 +74,17 @@ _SIZE_TIMES = (
 _WORD_BEFORE = re.compile(r"(?:^|[\s(\[\"'“])(?P<word>[A-Za-z][A-Za-z'’+]*)\s+$")
 # Glued to a word before it: "A100", "GPT-4", "v5e-4".
 _GLUED = re.compile(r"[A-Za-z]-?$")
+_GROUPED = re.compile(r"\d{1,3},\d{3}(?!\d)")
 _AGE = re.compile(r"[\s-]old\b", re.I)
 # the number follows a capitalised word ("The", "iPhone", "GeForce")
 _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
+# ... unless that word only opens the sentence, a verb rather than an article: "Deploy
+# 10 Lambda functions", "Create 2 Block Volumes" (not "The 7 Habits"), when the words
+# after the number go on to a plural
+_OPENING = re.compile(
+    r"[\W\d]*(?!(?:The|A|An|These|Those|Our|Your|Its|Their|Top|Best)\s)[A-Z][a-z]+\s+$"
+)
+_PLURAL_AFTER = re.compile(r"(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][a-z-]*[^\Ws]s\b")
 # Thousands grouped by commas, or by spaces as French and the SI write them ("10 000").
 # A run of spaced numbers is no one number: at most four groups, and none after them.
 _SPACED = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}(?![\d,.]|[ \u00a0\u202f]\d)"
@@ -72,6 +98,9 @@ _EU_NUM = r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
 # A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
 _RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
 _START = r"(?<![\w.,\-/])"  # not glued to a word (H100, v5e-4, GPT-4) or a number
+# ... but thousands grouped by commas are no name's: a table's cell run into the word
+# before it when its page became text ("tokens/min1,000,000 tokens/month")
+_IN_CELL = r"(?<=[a-z])(?=\d{1,3},\d{3})"
 _WORD_SCALE = r"(?:-(?=[a-z]{4}))"  # "$10-million", not "$10-m"
 _SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion|trillion|tn|lakhs?|lac|crores?|cr)\b"
 _QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
@@ -88,6 +117,16 @@ _MONTH_YEAR = rf"(?P<my_m>{_MONTH})\s+(?P<my_y>{_YEAR})"  # "March 2027": the wh
 # Signs before an amount: symbols, and letters glued to a dollar ("R$", "HK$") or "Rs".
 _SIGN = r"US\$|[$€£¥₹₨₩₽₺₱₦₪₫]|(?<![A-Za-z])(?:au|a|ca|c|s|hk|nz|r)\$|(?<![A-Za-z])rs\.?\s?"
 _FLAGS = re.I
+# A data size and its compound unit; a count and what it counts
+_SIZED = rf"(?P<num>{_DEC_COMMA}|{_NUM})\s?(?P<unit>{_SIZE}{_SIZE_TIMES})\b{_PER}"
+_COUNTED = (
+    rf"(?P<num>{_FRACTION}|{_NUM}|{'|'.join(WORD_NUMBERS)})"
+    rf"(?:\s?(?P<scale>{_SCALE}))?"
+    rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
+    r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
+    rf"(?P<plus>\+)?(?:\s?(?P<times>[x×]))?"  # "4x NVIDIA A100 GPUs": so many
+    rf"\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}"
+)
 PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.DATE_RANGE,
@@ -143,17 +182,15 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         NumberKind.DURATION,
         re.compile(
             rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})"
-            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?{_RESOURCE}[\s-]?"
-            rf"(?P<unit>{_TIME_UNITS}|(?<=\d)s)\b{_PER}",
+            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?{_RESOURCE}"
+            rf"(?:\s(?:{'|'.join(SPAN_KINDS)}))?[\s-]?"
+            rf"(?P<unit>{_TIME_UNITS}|(?<=\d)[sd])\b{_PER}",
             _FLAGS,
         ),
     ),
     (
         NumberKind.NUMBER,
-        re.compile(
-            rf"{_QUAL}{_START}(?P<num>{_DEC_COMMA}|{_NUM})\s?(?P<unit>{_SIZE}{_SIZE_TIMES})\b{_PER}",
-            _FLAGS,
-        ),
+        re.compile(rf"{_QUAL}{_START}{_SIZED}", _FLAGS),
     ),
     (
         NumberKind.NUMBER,
@@ -170,21 +207,20 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
             _FLAGS,
         ),
     ),
-    (  # a multiple: "~9x", "1-2x" (not "4x4" or "1920x1080")
-        NumberKind.NUMBER,
-        re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})(?:-(?P<num2>{_NUM}))?(?P<unit>x)(?![\w.])"),
-    ),
     (
         NumberKind.COUNT,
         re.compile(
-            rf"{_QUAL}{_START}(?P<num>{_FRACTION}|{_NUM}|{'|'.join(WORD_NUMBERS)})"
-            rf"(?:\s?(?P<scale>{_SCALE}))?"
-            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
-            r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
-            rf"(?P<plus>\+)?\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}",
+            rf"{_QUAL}{_START}{_COUNTED}",
             _FLAGS,
         ),
     ),
+    (  # a multiple, when it counts no thing: "~9x", "1-2x" (not "4x4" or "1920x1080")
+        NumberKind.NUMBER,
+        re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})(?:-(?P<num2>{_NUM}))?(?P<unit>x)(?![\w.])"),
+    ),
+    # thousands run into the word before them: a table's cells when its page became text
+    (NumberKind.NUMBER, re.compile(rf"{_IN_CELL}{_SIZED}", _FLAGS)),
+    (NumberKind.COUNT, re.compile(rf"{_IN_CELL}{_COUNTED}", _FLAGS)),
 ]
 # Case folding for the fast ways below: lowered text searched without re.I (whose
 # per-position case tests made them slow). re.I also matches İ and ı to "i", ſ to "s" and
@@ -246,8 +282,8 @@ class _Read:
     def groupdict(self) -> dict[str, str | None]:
         return {name: self.group(name) for name in self._m.re.groupindex}
 
-    def start(self) -> int:
-        return self._m.start()
+    def start(self, name: int | str = 0) -> int:
+        return self._m.start(name)
 
     def span(self) -> tuple[int, int]:
         return self._m.span()
@@ -265,6 +301,10 @@ _DATE_HINT = Hint(
 )  # a month, an ISO or a dotted date
 # For each pattern, a cheap search its every match needs (or None): most sentences hold no
 # date, money or percentage, and the patterns' optional openings make them slow to fail.
+# (a comma first: a literal is found fast)
+_RUN_INTO_CELL = Hint(
+    None, re.compile(r",(?:(?<=[a-z]\d,)|(?<=[a-z]\d\d,)|(?<=[a-z]\d\d\d,))\d{3}")
+)
 HINTS: list[Hint | None] = [
     _DATE_HINT,  # a date range names a month or is ISO
     _DATE_HINT,
@@ -284,8 +324,10 @@ HINTS: list[Hint | None] = [
     # units of measure: a digit right before one (searched from the digits, not from every
     # position as the pattern's optional qualifier makes it)
     Hint(None, re.compile(rf"\d[\s-]?(?:{_AREA})?(?:{'|'.join(MEASURE_UNITS)})(?![\w/-])")),
-    Hint(None, re.compile(r"\dx")),  # multiples
     None,  # counts: any number before a word
+    Hint(None, re.compile(r"\dx")),  # multiples
+    _RUN_INTO_CELL,
+    _RUN_INTO_CELL,
 ]
 assert len(HINTS) == len(PATTERNS)
 MAX_FIGURES = 5000  # per page: a page of a million numbers is not a page of figures
@@ -307,23 +349,37 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     named = frozenset(int(y) for y in _YEARS.findall(text) if abs(int(y) - today.year) <= 1)
     lead: date | None = None  # the date the sentence before began with
     columns: list[ColumnUnit | None] | None = None  # the units a table's header gives
+    joined: JoinedTable | None = None  # a table whose cells ran together
+    quota: str | None = None  # what the sentences before name a quota of
     for sentence in _stat_cards(split_sentences(text)):
         if columns is not None and not cells(sentence):
             columns = None  # the table ended
+        if columns is None and any(w in sentence for w in ("quota", "limit", "allowance")):
+            quota = quota_named(sentence) or quota
         if not may_hold_figure(sentence):
             lead = None
             if "|" in sentence and not is_rule(sentence):
-                columns = header_units(sentence)
+                columns = header_units(sentence, quota)
+            if joined is None or not joined_words(sentence):
+                joined = joined_header(sentence)
             continue  # most sentences hold no figure: skip the grammar
+        row = joined_row(sentence) if joined is not None else None
+        if row is None:
+            joined = None
         for start in range(0, len(sentence), MAX_SENTENCE):
             piece = (
                 sentence
                 if len(sentence) <= MAX_SENTENCE
                 else sentence[start : start + MAX_SENTENCE]
             )
-            numbers, lead = _numbers_in(piece, today, named, lead)
-            if columns is not None:
-                numbers = _in_columns(piece, numbers, columns)
+            if joined is not None and row is not None and piece is sentence:
+                numbers = _in_joined_row(sentence, *row, joined.unit, today, named)
+            else:
+                numbers, lead = _numbers_in(piece, today, named, lead)
+                if columns is not None or "|" in piece:
+                    numbers = _in_cells(piece, numbers, columns)
+                elif ":" in piece:
+                    numbers = _after_label(piece, numbers)
             found.extend(numbers)
             if len(found) >= MAX_FIGURES:
                 return found[:MAX_FIGURES]
@@ -353,29 +409,94 @@ def _stat_cards(sentences: list[str]) -> Iterable[str]:
         k += 1
 
 
-def _in_columns(
-    row: str, numbers: list[QuotedNumber], columns: list[ColumnUnit | None]
+def _in_cells(
+    row: str, numbers: list[QuotedNumber], columns: list[ColumnUnit | None] | None
 ) -> list[QuotedNumber]:
-    """A table row's figures, with its bare numbers read in their columns' units."""
-    read = [n.raw for n in numbers]
-    added = []
-    for start, end, column in bare_numbers(row, columns):
-        raw = row[start:end]
-        if raw in read or _is_year(raw, None):
-            continue
-        value = value_of(raw, None)
-        added.append(
-            (
-                start,
-                QuotedNumber(
-                    column.kind, value, raw, row, None, column.unit, None, column.qualifier
-                ),
-            )
-        )
+    """A table row's figures, with its bare numbers read in their columns' units or in
+    the unit its label names."""
+    added = [
+        (value.start, figure)
+        for value, unit, label in row_cells(row, columns)
+        if (figure := _bare_figure(row, value, unit, label)) is not None
+    ]
+    return _placed(row, numbers, added)
+
+
+def _after_label(line: str, numbers: list[QuotedNumber]) -> list[QuotedNumber]:
+    """A line's figures, with the bare numbers after its label read in the unit the label
+    names ("Requests: 20/min")."""
+    labelled = labelled_values(line)
+    if labelled is None:
+        return numbers
+    label, unit, values = labelled
+    added = [
+        (value.start, figure)
+        for value in values
+        if (figure := _bare_figure(line, value, unit, label)) is not None
+    ]
+    return _placed(line, numbers, added)
+
+
+def _in_joined_row(
+    row: str,
+    label: str,
+    at: int,
+    column: ColumnUnit | None,
+    today: date,
+    named: frozenset[int],
+) -> list[QuotedNumber]:
+    """A row of a table whose cells ran together ("Requests20/min"): the figures of its
+    values, the bare ones in the unit of their column or else of the row's label."""
+    numbers, _ = _numbers_in(row[at:], today, named)
+    numbers = [
+        replace(n, sentence=row, subject=n.subject or (label if n.kind in _NAMED_KINDS else None))
+        for n in numbers
+    ]
+    unit = column or label_unit(label)
+    if unit is None:
+        return numbers
+    added = [
+        (value.start, figure)
+        for value in bare_values(row, at, len(row))
+        if (figure := _bare_figure(row, value, unit, None if column else label)) is not None
+    ]
+    return _placed(row, numbers, added)
+
+
+# The kinds of figure a subject names (a date's or a duration's names none)
+_NAMED_KINDS = frozenset(
+    {NumberKind.MONEY, NumberKind.PERCENT, NumberKind.COUNT, NumberKind.NUMBER}
+)
+
+
+def _bare_figure(
+    line: str, value: BareValue, unit: ColumnUnit, label: str | None
+) -> QuotedNumber | None:
+    """A bare number read in the unit its column or label gives."""
+    if _is_year(value.num, value.scale):
+        return None
+    first = value_of(value.num, value.scale)
+    last = value_of(value.num2, value.scale2 or value.scale) if value.num2 else None
+    if first is None or (last is not None and last <= first):
+        return None
+    qualifier = unit.qualifier or value.qualifier
+    raw = line[value.start : value.end]
+    subject = label if unit.kind in _NAMED_KINDS else None
+    return QuotedNumber(
+        unit.kind, first, raw, line, last, unit.unit, None, qualifier, subject=subject
+    )
+
+
+def _placed(
+    line: str, numbers: list[QuotedNumber], added: list[tuple[int, QuotedNumber]]
+) -> list[QuotedNumber]:
+    """The figures the grammar read and those added, in reading order: each where its
+    raw first stands in the line; an added figure the grammar read already is dropped."""
     if not added:
         return numbers
-    # in reading order: each figure where its raw first stands in the row
-    placed = [(row.find(n.raw), n) for n in numbers] + added
+    read = {n.raw for n in numbers}
+    placed = [(line.find(n.raw), n) for n in numbers]
+    placed += [(at, n) for at, n in added if n.raw not in read]
     return [n for _, n in sorted(placed, key=lambda p: p[0])]
 
 
@@ -419,13 +540,15 @@ def _numbers_in(
                 continue
             end = min(end, start + len(number.raw))
             if kind is NumberKind.COUNT:
-                counted, end = _counted(number, sentence, start, end)
+                counted, end = count_phrase(number, sentence, start, end)
                 if counted is None:
                     continue
                 number = counted
             taken.append((start, end))
             hits.append((start, end, number))
     hits.extend(_shared_units(sentence, hits))
+    if _NAMING_HINT.search(folded):
+        hits.extend(_named_before(sentence, hits))
     hits.sort(key=lambda h: h[0])
     begins = next((n.date_from for s, _, n in hits[:1] if not sentence[:s].strip()), None)
     out: list[QuotedNumber] = []
@@ -443,6 +566,57 @@ def _numbers_in(
             subject = out[-1].subject  # "from 23% to 35%": the figure before's subject
         out.append(replace(n, subject=subject))
     return out, (out[0].date_from if begins is not None and out else None)
+
+
+# A bare number whose counted noun the words before it name: "the number of seats is 5",
+# "requests are limited to 60 per minute", "your request per minute limit was 20"
+_NAMING_HINT = re.compile(r" of\b|limit|capped|restricted|quota|\bcap\b")  # in folded text
+_NAMED_BEFORE = re.compile(
+    r"(?:\b(?:number|no\.?|#)\s+of\s+(?P<of>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
+    r"(?:\s+per\s+(?P<per_of>[a-z]+))?\s*(?:is|was|are|:)"
+    r"|\b(?P<limited>[a-z][\w-]*)\s+(?:are|is|were|was)\s+(?:limited|capped|restricted)\s+(?:to|at)"
+    r"|\b(?P<noun>[a-z]+)(?:\s+per\s+(?P<per>[a-z]+))?\s+(?:limit|quota|cap)\s+(?:is|was|of|:))"
+    r"\s*(?:(?P<qual>up to|at most|about|around|approximately)\s+)?$",
+    re.I,
+)
+_BARE = re.compile(
+    rf"{_START}(?P<num>{_NUM})(?:\s?(?P<scale>[km])\b)?"
+    r"(?:\s*(?:/|\bper\s+)(?P<rate>[A-Za-z]+)\b)?(?!\s*[\w%$€£])",
+    re.I,
+)
+
+
+def _named_before(
+    sentence: str, hits: list[tuple[int, int, QuotedNumber]]
+) -> list[tuple[int, int, QuotedNumber]]:
+    """The bare numbers that count what the words right before them name."""
+    out: list[tuple[int, int, QuotedNumber]] = []
+    for m in _BARE.finditer(sentence):
+        start = m.start()
+        if any(s <= start < e for s, e, _ in hits) or _is_year(m["num"], m["scale"]):
+            continue
+        named = _NAMED_BEFORE.search(sentence, max(0, start - 80), start)
+        if named is None:
+            continue
+        if named["noun"]:  # "request limit": only what quotas count
+            if not unit_noun(named["noun"]):
+                continue
+            unit = named["noun"].lower()
+        else:
+            phrase = named["of"] or named["limited"]
+            head = phrase.split()[-1]
+            if plural_level(head) != PLURAL or head.lower() in NOT_COUNTED | NOT_NOUNS:
+                continue
+            unit = phrase.lower()
+        per = m["rate"] or named["per"] or named["per_of"]
+        qualifier = f"per {PER_WORDS.get(per.lower(), per.lower())}" if per else None
+        bound = (named["qual"] or "").lower()
+        qualifier = _SAME_BOUND.get(bound, bound) or qualifier
+        value = value_of(m["num"], m["scale"])
+        raw = sentence[start : m.end("scale") if m["scale"] else m.end("num")]
+        count = QuotedNumber(NumberKind.COUNT, value, raw, sentence, None, unit, None, qualifier)
+        out.append((start, start + len(raw), count))
+    return out
 
 
 # A bare number joined to a figure that has a unit: "5,000 and 100,000 SUs", "2 or 3 days"
@@ -532,104 +706,6 @@ def _from_to(
     return [(p.span()[0], p.span()[1], p) for p in parts]
 
 
-# The words that may open the phrase a count counts, and end it.
-_PHRASE_WORD = re.compile(r"\s[“\"‘']?([a-zà-öø-ÿ][a-zà-öø-ÿ0-9'’-]*)", re.I)
-_CLOSING = frozenset("”\"’'")
-
-
-def _counted(
-    number: QuotedNumber, sentence: str, start: int, end: int
-) -> tuple[QuotedNumber | None, int]:
-    """A count's unit is the head of the noun phrase it counts, past its modifiers
-    ("263 daily news organizations", "40 remote teams", "3 hard-boiled eggs"): the last
-    plural of the run of words after the number; the figure's words run to it. More than
-    one of something is written as a plural, or as a unit in the singular ("2 shared
-    vCPU"): without one it is no count ("4K streaming", "the LC 500 grand tourer"). A
-    head written as a name's words ("64 NVIDIA H100 GPUs", "1M Cloud Functions") keeps
-    them: they are the unit."""
-    if number.unit is None or (number.qualifier or "").startswith("per "):
-        return number, end
-    words = sentence[start:end].split()
-    written = next((w for w in reversed(words) if w.lower() == number.unit), words[-1])
-    head, head_end, at = number.unit, end, end
-    plural = _plural(written)
-    named = _name_word(written)  # the phrase so far is a name's words
-    if written != words[-1]:
-        return (number, end) if plural or _unit_noun(written) or number.value == 1 else (None, end)
-    name_from = 0 if named else None  # where the name's words before the head begin
-    phrase = [written]
-    for _ in range(4):  # modifiers: at most four more words
-        m = _PHRASE_WORD.match(sentence, at)
-        if m is None:
-            break
-        word = m.group(1).lower()
-        if word in ("and", "or") and not plural:
-            at = m.end()  # "maintenance and cleaning workers"
-            phrase.append(m.group(1))
-            continue
-        letter = name_from is not None and len(m.group(1)) == 1 and m.group(1).isupper()
-        if (word in NOT_NOUNS or word in STOP_WORDS) and not letter:
-            break  # ("Class A operations": a letter of a name, not the article)
-        if word.endswith(("ly", "'s", "’s")):
-            break
-        if plural and m.group(1)[:1].isupper() and not (named and _name_word(m.group(1))):
-            break  # a name after the counted noun
-        if plural and word.endswith(("ed", "ing")) and len(word) > 4:
-            break  # a verb after the counted noun ("20 teams booked")
-        at = m.end()
-        phrase.append(m.group(1))
-        if _plural(m.group(1)) or (not plural and _unit_noun(m.group(1))):
-            head, head_end, plural = word, at, _plural(m.group(1)) or plural
-            if name_from is not None:
-                head = " ".join(phrase[name_from:]).lower()  # "nvidia h100 gpus"
-            if not _name_word(m.group(1)) or m.group(1)[-1:] == "s":
-                named = False
-        if not _name_word(m.group(1)):
-            name_from = None
-        elif name_from is None:
-            name_from = len(phrase) - 1
-        at += sentence[at : at + 1] in _CLOSING
-        if sentence[at : at + 1] not in (" ", ""):
-            break  # punctuation ends the phrase
-    if not plural and number.value != 1 and not _unit_noun(head.split()[-1]):
-        return None, end
-    if head_end == end:
-        return number, end
-    raw = sentence[start:head_end].strip()
-    return replace(number, unit=head, raw=raw), head_end
-
-
-# Words between a count and what it counts: "20 more ZTF fields", "5 additional seats"
-_MORE = frozenset({"more"})
-
-
-def _name_word(word: str) -> bool:
-    """Written as a name's word: a capital, or an acronym or model with digits
-    ("NVIDIA", "H100", "Ampere", "A1")."""
-    return word[:1].isupper() or (any(c.isdigit() for c in word) and word[:1].isalpha())
-
-
-def _unit_noun(word: str) -> bool:
-    """A thing a quota counts, written as its unit ("vCPU", "GPU", "request")."""
-    return word.lower() in COUNT_NOUNS
-
-
-def _plural(word: str) -> bool:
-    """Written as more than one: an English or Romance plural ("teams", "episodi"), or a
-    noun with its capital, as German writes every noun ("40.000 Besucher"); an acronym
-    in capitals is a plural only with its s ("GPUs", not "NVIDIA")."""
-    w = word.lower()
-    if len(word) > 2 and word[-1] == "s" and word[-2].isupper():
-        return True  # an acronym's plural: "vCPUs", "VMs"
-    if word.isupper() and len(word) > 1:
-        return w in PLURAL_NOUNS or (w.endswith("s") and not w.endswith("ss"))
-    return (
-        w in PLURAL_NOUNS
-        or word[:1].isupper()
-        or (len(w) > 2 and w.endswith(("s", "i")) and not w.endswith(("ss", "us", "is")))
-    )
-
-
 def in_name(text: str, start: int) -> bool:
     """Whether the number at `start` is part of a name (a model, product or version:
     "A100", "GPT-4", "RTX 4090", "iPhone 15", "Windows 11", "Python 3.11"), not a figure:
@@ -639,7 +715,7 @@ def in_name(text: str, start: int) -> bool:
     "Free Tier 500 GPU hours", "Over 500 teams")."""
     before = text[max(0, start - 40) : start]
     if _GLUED.search(before):
-        return True
+        return not _GROUPED.match(text, start)
     m = _WORD_BEFORE.search(before)
     if m is None:
         return False
@@ -648,6 +724,8 @@ def in_name(text: str, start: int) -> bool:
         return False  # "WeWork’s 12,000 employees": whose, not which
     folded = word.lower()
     if folded in VERSION_WORDS:
+        return True
+    if folded in RANK_WORDS and re.match(r"\d{1,2}(?![\d.,])", text[start:]):
         return True
     if word[0].isupper() and folded in NAME_WORDS:
         return True
@@ -713,9 +791,8 @@ def _build(
     value_end = (
         value_of(g["num2"], g.get("scale2") or g.get("scale"), grouped) if g.get("num2") else None
     )
-    qualifier = (g.get("qual") or "").lower() or None
-    if qualifier == "~":
-        qualifier = "about"
+    bound = (g.get("qual") or "").lower()
+    qualifier: str | None = _SAME_BOUND.get(bound, bound) or None
     if g.get("plus"):
         qualifier = qualifier or "at least"
     per = g.get("per")
@@ -733,7 +810,8 @@ def _build(
     if kind is NumberKind.PERCENT:
         return QuotedNumber(kind, value, raw, sentence, value_end, "%", None, qualifier)
     sized = kind is NumberKind.NUMBER and _SIZE_UNIT.match((g.get("unit") or "").lower())
-    if sized and _GLUED.search(sentence, max(0, m.start() - 1), m.start()):
+    glued = _GLUED.search(sentence, max(0, m.start() - 1), m.start())
+    if sized and glued and not _GROUPED.match(sentence, m.start()):
         return None  # "A100-80GB"
     if " " in num and in_name(sentence, m.start()):
         return None  # "iPhone 15 128GB": a name's number, then a figure, not "15 128"
@@ -743,21 +821,37 @@ def _build(
         if _AGE.match(sentence, m.span()[1]):
             return None  # "a 43-year-old": an age, not a length of time
         written = fold_case(_group(m, "unit"))
+        if written in _LOWER_ONLY and not _group(m, "unit").islower():
+            return None  # "3D", "5,5 Mo": a dimension, a French size
         if written == "s" and _DECADE.search(sentence, 0, m.start()):
             return None  # "the 1990s", "in their 20s": a decade or an age
         unit = PER_WORDS[written]
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
     unit = _group(m, "unit")
+    if sized and not g.get("per") and (times := _RUN_INTO.match(sentence, m.span()[1])):
+        unit, raw = unit + times[0], raw + times[0]  # "100 GB-HoursFirst 1,000 GB-Hours"
     if kind is NumberKind.COUNT:
-        if (unit.lower() in NOT_NOUNS and unit.lower() not in _MORE) or _is_year(
+        if (unit.lower() in NOT_NOUNS and unit.lower() not in MORE) or _is_year(
             num, g.get("scale")
         ):
             return None
-        if unit[0].isupper() and _NAMED.search(sentence, max(0, m.start() - 40), m.start()):
+        if (
+            unit[0].isupper()
+            and not g.get("times")
+            and _NAMED.search(sentence, max(0, m.start() - 40), m.start())
+            and not (
+                _OPENING.match(sentence, 0, m.start())
+                and _PLURAL_AFTER.match(sentence, m.start("unit"))
+            )
+        ):
             return None  # "iPhone 11 Pro", "The 7 Habits", "40 Under 40": a name
         if num.lower() in AMBIGUOUS_WORDS:
             return None
-        if "/" in num and not _unit_noun(unit):
+        if g.get("times") and (
+            unit.lower() in MORE or not value.is_integer() or re.match(r"\d{3}x", raw)
+        ):
+            return None  # "2x more users", "1.5x GPUs": a multiple; "777x jets": a name
+        if "/" in num and not unit_noun(unit):
             return None  # a share of a unit ("1/8 OCPU"), not a date or "24/7"
         if value_end is not None and value_end <= value:
             return None  # "a 1-1 draw", "won 3-2": a score, not a range
@@ -810,6 +904,13 @@ def _is_year(num: str, scale: str | None) -> bool:
 
 
 _SIZE_UNIT = re.compile(_SIZE)
+# A size's time run into the next cell when its table became text ("GB-HoursFirst")
+_RUN_INTO = re.compile(
+    rf"-(?:{'|'.join(w for t in SIZE_TIMES for w in (t, t.capitalize(), t.upper()))})"
+    r"(?=[A-Z$€£\d])"
+)
+_SAME_BOUND = {"~": "about", "at most": "up to"}  # one bound, one name
+_LOWER_ONLY = frozenset({"d", "mo", "mos"})  # time units only in lower case
 _YEAR_NUMBER = re.compile(_YEAR)
 _EU_NUMBER = re.compile(_EU_NUM)
 _DECIMAL_COMMA = re.compile(_DEC_COMMA)

@@ -368,7 +368,9 @@ def _first_phrase(text: str) -> list[str]:
 _NUMBER_WORDS = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
 _SCALE_WORDS = "|".join(sorted(SCALES, key=len, reverse=True))
 _COUNTED = re.compile(
-    rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORDS}))(?:\s?(?:{_SCALE_WORDS})\b)?\+?\s(?P<words>.+)$", re.I
+    rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORDS}))(?:\s?(?:{_SCALE_WORDS})\b)?\+?(?:\s?[x×](?=\s))?"
+    r"\s(?P<words>.+)$",
+    re.I,
 )
 
 

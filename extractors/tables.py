@@ -1,19 +1,30 @@
-"""Units a table's header gives its columns: pricing and quota pages write "| Plan | Quota
-in GB | Requests per minute |" once, then rows of bare numbers ("| Free | 1 | 60 |").
-A row's bare number takes the unit its column's header names: a data size, a time
-unit, or the plural noun it counts (with the rate's per-what)."""
+"""Units that a table's header, a row's label or a line's label give bare numbers.
+
+Pricing and quota pages write "| Plan | Quota in GB | Requests per minute |" once, then
+rows of bare numbers ("| Free | 1 | 60 |"): a row's bare number takes the unit its
+column's header names (a data size, a time unit, or the plural noun it counts, with the
+rate's per-what). A row may name the thing instead ("| Team members | 1 | 5 |"), as a
+line may ("Requests: 20/min", "- Max projects: 3"). Tables whose cells were run together
+when the page became text ("PlanCalls / day", then "Free100") are read the same way,
+two columns at a time.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 
+from extractors.counts import PLURAL, plural_level
 from extractors.lexicon import (
+    COUNT_NOUNS,
     DATA_PREFIX_WORDS,
     DATA_PREFIXES,
+    NOT_COUNTED,
     NOT_NOUNS,
     PER_WORDS,
+    RATE_ACRONYMS,
     SIZE_TIMES,
 )
 from extractors.values import NumberKind
@@ -28,15 +39,48 @@ _TIME_IN_HEADER = re.compile(
     r"|\bin (?P<in>milliseconds|seconds|minutes|hours|days|months)\b",
     re.I,
 )
-# "Requests per minute", "API calls/day", "Max seats", "Invocations"
+# "Requests per minute", "API calls/day", "Max seats", "Number of GPUs", "Invocations"
 _COUNTED_IN_HEADER = re.compile(
-    r"(?:(?:max(?:imum)?|monthly|daily|included|free)\s+)?"
+    r"(?:(?:max(?:imum)?\.?|min(?:imum)?\.?|monthly|daily|included|free|total|"
+    r"(?:number|no\.?|#|count) of)\s+)?"
     r"(?P<noun>[A-Za-z][A-Za-z-]*(?:\s[A-Za-z][A-Za-z-]*){0,2}?)"
-    r"\s*(?:(?:/|\s+per\s+)(?P<per>[A-Za-z]+))?",
+    r"\s*(?:(?:\s*/\s*|\s+per\s+)(?P<per>[A-Za-z]+))?"
+    r"(?:\s*\([^()]*\))?",  # a note: "Seats (per team)"
     re.I,
 )
-_BARE = re.compile(r"\s*(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*")
+_RATE_IN_HEADER = re.compile(rf"\b(?P<rate>{'|'.join(RATE_ACRONYMS)})\b", re.I)
 _RULE = re.compile(r"[\s|:-]+")  # "|---|---|": the line under a header
+# "a monthly API call quota", "the request limit"; a column headed by the quota alone
+_QUOTA_OF = re.compile(
+    r"\b(?:(?P<name>(?-i:[A-Z]{2,5}))\s+)?(?P<noun>[a-z]+)\s+(?:quota|limit|allowance)s?\b",
+    re.I,
+)
+_BARE_QUOTA = re.compile(
+    r"(?:(?:monthly|daily|hourly|yearly|annual|max(?:imum)?|included)\s+)?"
+    r"(?:quota|limit|allowance)s?",
+    re.I,
+)
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_SCALE = r"[kKmM]|million|billion"
+# One bare value: "1,000", "20/min", "100K+", "up to 5", "1-3"
+_VALUE = (
+    r"(?:(?P<qual>up to|over|at least|more than|~)\s*)?"
+    rf"(?P<figure>(?P<num>{_NUM})(?:\s?(?P<scale>{_SCALE})\b)?"
+    rf"(?:\s?[-–]\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE})\b)?)?(?P<plus>\+)?)"
+    r"(?:\s*(?:/|\bper\s+)(?P<per>[A-Za-z]+)\b)?"
+)
+_ONE_VALUE = re.compile(_VALUE)
+# A cell or a label's text that holds only bare values: "100,000/min and 1,000,000/month"
+_UNNAMED = re.sub(r"\(\?P<\w+>", "(?:", _VALUE)
+_VALUES = re.compile(rf"\s*{_UNNAMED}(?:\s*(?:,|;|&|\band\b|\bor\b)\s*{_UNNAMED})*\s*[.;]?\s*")
+# "Requests: 20/min", "- Max projects: 3", "• Team members: 1 to 5"
+_LABEL_LINE = re.compile(r"\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][A-Za-z .&'’()#-]{0,40}?)\s*:")
+# Cells run together: a header of two capitalised words joined ("PlanCalls / day",
+# "Limit typeValue"), then rows of a label joined to its values ("Free100",
+# "Prompt tokens100,000/min and 1,000,000/month").
+_JOINED_HEADER = re.compile(r"(?P<first>[A-Z][a-z]+(?: [a-z]+)*)(?P<second>[A-Z][A-Za-z/&() -]*)")
+_JOINED_ROW = re.compile(r"(?P<label>[A-Za-z][A-Za-z ()&'-]*?[a-z)])(?P<values>\d.*)")
+_JOINED_WORDS = re.compile(r"[A-Z][a-z]+[A-Z][A-Za-z]*")  # "EnterpriseUnlimited"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +90,19 @@ class ColumnUnit:
     kind: NumberKind
     unit: str
     qualifier: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BareValue:
+    """A bare number in a cell or after a label, as its parts are written."""
+
+    start: int
+    end: int
+    num: str
+    scale: str | None
+    num2: str | None
+    scale2: str | None
+    qualifier: str | None  # "up to", "at least" ("20+"), or "per minute"
 
 
 def cells(line: str) -> list[tuple[int, int]]:
@@ -63,47 +120,143 @@ def is_rule(line: str) -> bool:
     return bool(_RULE.fullmatch(line)) and "-" in line
 
 
-def header_units(line: str) -> list[ColumnUnit | None] | None:
+def header_units(line: str, quota: str | None = None) -> list[ColumnUnit | None] | None:
     """The unit each column of a header line names (None for a column that names none);
-    None when the line is no table header (no cells, or figures in it)."""
+    None when the line is no table header (no cells, or figures in it). `quota`: what
+    the text before names a quota of ("a monthly API call quota"), for a column headed
+    only "Quota" or "Monthly Limit"."""
     spans = cells(line)
     if len(spans) < 2 or re.search(r"\d", line):
         return None
-    return [_column_unit(line[a:b].strip()) for a, b in spans]
+    units = [label_unit(line[a:b].strip()) for a, b in spans]
+    if quota is not None:
+        units = [
+            unit or (ColumnUnit(NumberKind.COUNT, quota) if _BARE_QUOTA.fullmatch(cell) else None)
+            for unit, cell in zip(units, (line[a:b].strip() for a, b in spans), strict=True)
+        ]
+    return units
 
 
-def _column_unit(cell: str) -> ColumnUnit | None:
-    if m := _SIZE_IN_HEADER.search(cell):
+def quota_named(sentence: str) -> str | None:
+    """What a sentence names a quota or a limit of, when quotas count it ("Each plan
+    includes a monthly API call quota" -> "api call")."""
+    m = _QUOTA_OF.search(sentence)
+    if m is None or m["noun"].lower() not in COUNT_NOUNS:
+        return None
+    return " ".join(w for w in (m["name"], m["noun"]) if w).lower()
+
+
+def label_unit(label: str) -> ColumnUnit | None:
+    """The unit a header cell or a label names for the bare numbers under or after it: a
+    data size, a time unit, a rate's acronym ("RPS Limit": requests per second), or the
+    plural noun they count; None when it names none."""
+    if m := _SIZE_IN_HEADER.search(label):
         return ColumnUnit(NumberKind.NUMBER, m["unit"])
-    if (m := _TIME_IN_HEADER.search(cell)) and (
+    if (m := _TIME_IN_HEADER.search(label)) and (
         unit := PER_WORDS.get((m["paren"] or m["in"]).lower())
     ):
         return ColumnUnit(NumberKind.DURATION, unit)
-    m = _COUNTED_IN_HEADER.fullmatch(cell)
+    if m := _RATE_IN_HEADER.search(label):
+        noun, per = RATE_ACRONYMS[m["rate"].lower()]
+        return ColumnUnit(NumberKind.COUNT, noun, f"per {per}")
+    m = _COUNTED_IN_HEADER.fullmatch(label)
     if m is None:
         return None
     words = m["noun"].split()
-    head = words[-1]
-    if (
-        head.lower() in NOT_NOUNS
-        or not head.lower().endswith("s")
-        or head.lower().endswith(("ss", "us", "is"))
-    ):
+    head = words[-1].lower()
+    if len(words) == 1 and head in PER_WORDS and head.endswith("s"):
+        return ColumnUnit(NumberKind.DURATION, PER_WORDS[head])  # "| Days | 30 |"
+    if head in NOT_NOUNS or head in NOT_COUNTED or plural_level(words[-1]) != PLURAL:
         return None
     per = m["per"]
     qualifier = f"per {PER_WORDS.get(per.lower(), per.lower())}" if per else None
     return ColumnUnit(NumberKind.COUNT, " ".join(words).lower(), qualifier)
 
 
-def bare_numbers(line: str, units: list[ColumnUnit | None]) -> list[tuple[int, int, ColumnUnit]]:
-    """The cells of a row that hold a bare number under a column with a unit: the
-    number's span and its column's unit."""
-    spans = cells(line)
-    if len(spans) != len(units):
+def bare_values(line: str, start: int, end: int) -> list[BareValue]:
+    """The bare numbers of line[start:end] when that text holds nothing else."""
+    if not _VALUES.fullmatch(line, start, end):
         return []
     out = []
-    for (a, b), unit in zip(spans, units, strict=True):
-        m = _BARE.fullmatch(line, a, b)
-        if unit is not None and m is not None:
-            out.append((m.start("num"), m.end("num"), unit))
+    for m in _ONE_VALUE.finditer(line, start, end):
+        if m["per"]:
+            qualifier: str | None = f"per {PER_WORDS.get(m['per'].lower(), m['per'].lower())}"
+        elif m["qual"]:
+            qualifier = "about" if m["qual"] == "~" else m["qual"].lower()
+        else:
+            qualifier = "at least" if m["plus"] else None
+        out.append(
+            BareValue(
+                m.start("figure"),
+                m.end("figure"),
+                m["num"],
+                m["scale"],
+                m["num2"],
+                m["scale2"],
+                qualifier,
+            )
+        )
     return out
+
+
+def row_cells(
+    line: str, columns: list[ColumnUnit | None] | None
+) -> Iterator[tuple[BareValue, ColumnUnit, str | None]]:
+    """A table row's bare numbers, each with the unit its column's header names or, for
+    a column that names none, the one the row's label (its first cell) names; and the
+    label, when it gave the unit (the row's own words for what it counts)."""
+    spans = cells(line)
+    if len(spans) < 2:
+        return
+    if columns is not None and len(columns) != len(spans):
+        columns = None
+    label = line[spans[0][0] : spans[0][1]].strip()
+    by_label = None if re.search(r"\d", label) else label_unit(label)
+    for k, (a, b) in enumerate(spans):
+        column = columns[k] if columns is not None else None
+        unit = column or (by_label if k > 0 else None)
+        if unit is None:
+            continue
+        for value in bare_values(line, a, b):
+            yield value, unit, (label if column is None else None)
+
+
+def labelled_values(line: str) -> tuple[str, ColumnUnit, list[BareValue]] | None:
+    """A line that is a label and its bare values ("Requests: 20/min"): the label, the
+    unit it names and the values; None for any other line."""
+    m = _LABEL_LINE.match(line)
+    if m is None:
+        return None
+    unit = label_unit(m["label"].strip())
+    if unit is None:
+        return None
+    values = bare_values(line, m.end(), len(line))
+    return (m["label"].strip(), unit, values) if values else None
+
+
+@dataclass(frozen=True, slots=True)
+class JoinedTable:
+    """A table whose cells ran together, and the unit its second column names."""
+
+    unit: ColumnUnit | None
+
+
+def joined_header(line: str) -> JoinedTable | None:
+    """The table that a line heads whose cells ran together ("PlanCalls / day"), or
+    None."""
+    if len(line) > 80 or (m := _JOINED_HEADER.fullmatch(line.strip())) is None:
+        return None
+    return JoinedTable(label_unit(m["second"].strip()))
+
+
+def joined_row(line: str) -> tuple[str, int] | None:
+    """A row of such a table: its label and where its values begin ("Free100")."""
+    m = _JOINED_ROW.fullmatch(line.strip())
+    if m is None:
+        return None
+    return m["label"].strip(), len(line) - len(line.lstrip()) + m.start("values")
+
+
+def joined_words(line: str) -> bool:
+    """A row of such a table that holds no figure ("EnterpriseUnlimited")."""
+    return bool(_JOINED_WORDS.fullmatch(line.strip()))

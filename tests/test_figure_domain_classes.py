@@ -370,3 +370,516 @@ def test_a_stat_cards_figure_takes_its_label(
 
 def test_a_number_alone_on_its_line_without_a_label_stays_bare() -> None:
     assert extract_numbers("Step\n3\nOpen the console and click Save.", NOW) == []
+
+
+def _count(text: str, raw: str) -> tuple[NumberKind, float | None, str | None]:
+    n = one(text, raw)
+    return n.kind, n.value, n.unit
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("Free accounts get 5 Cloud Run services.", "5", 5, "cloud run services"),
+        ("Deploy 10 Lambda functions at no cost.", "10", 10, "lambda functions"),
+        ("You get 1 Always Free VM in any region.", "1", 1, "always free vm"),
+        ("The tier offers 2 AMD based Compute VMs.", "2", 2, "amd based compute vms"),
+        ("Spin up 3 Cloud SQL instances for testing.", "3", 3, "cloud sql instances"),
+        ("The plan includes 2 Autonomous Databases.", "2", 2, "autonomous databases"),
+        ("Each team gets 4 Durable Objects namespaces.", "4", 4, "durable objects namespaces"),
+        ("Run 8 GitHub Actions runners in parallel.", "8", 8, "github actions runners"),
+        ("Students receive 100 Azure credits each month.", "100", 100, "azure credits"),
+        ("You may deploy up to 3 Pages projects.", "3", 3, "pages projects"),
+        ("You may keep 10 Docker Hub repositories.", "10", 10, "docker hub repositories"),
+        ("The shape has 4 Ampere A1 cores.", "4", 4, "ampere a1 cores"),
+        ("Create 2 Block Volumes for the boot disks.", "2", 2, "block volumes"),
+    ],
+)
+def test_a_counted_phrase_of_a_names_words_runs_to_its_plural(
+    text: str, raw: str, value: float, unit: str
+) -> None:
+    assert _count(text, raw) == (NumberKind.COUNT, value, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The LC 500 Convertible looks sharp in red.",
+        "The 7 Habits of Highly Effective People sold well.",
+        "Read The 4 Agreements before you apply.",
+        "2) Polistil 960574 Pista Elettrica Sorpasso",
+        "Samsung 4K Smart LED TV",
+        "Still four Thunderbolt 3",
+        "The deal trims its order of 777x jets.",
+    ],
+)
+def test_a_title_or_a_models_name_is_no_count(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("Add 1 custom domain to the free plan.", "domain"),
+        ("Free sites get 1 concurrent build.", "build"),
+        ("Each account may host 1 static site and 2 databases.", "site"),
+        ("You get 1 free SSL certificate per domain.", "ssl certificate"),
+        ("Every user gets 1 project.", "project"),
+        ("Hobby plans include 1 team member.", "member"),
+        ("The starter tier allows 1 active deployment.", "deployment"),
+        ("Only 1 seat is included.", "seat"),
+        ("Grants fund 1 graduate student for a year.", "student"),
+        ("Each team may submit 1 final entry.", "entry"),
+        ("You may open 1 GCP project per billing account.", "gcp project"),
+        ("The free tier includes 1 managed database.", "database"),
+        ("Winners get 1 conference ticket and a mug.", "ticket"),
+    ],
+)
+def test_a_count_of_one_is_headed_by_the_last_word_of_its_phrase(text: str, unit: str) -> None:
+    assert _count(text, "1") == (NumberKind.COUNT, 1, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("Add 1 cup rice to the pot.", "cup"),
+        ("Serve with 1 slice whole-grain toast.", "slice"),
+        ("Mix 1 scoop protein powder in.", "scoop"),
+        ("Bring 1 bottle water each.", "bottle"),
+        ("Each kit has 1 pair of gloves.", "pair"),
+        ("Grab 1 bag ice on the way.", "bag"),
+        ("Use 1 clove garlic.", "clove"),
+        ("The box holds 1 set of keys.", "set"),
+    ],
+)
+def test_a_count_of_one_measure_counts_the_measure(text: str, unit: str) -> None:
+    assert _count(text, "1") == (NumberKind.COUNT, 1, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("Each node has 4x NVIDIA A100 GPUs.", "4x", 4, "nvidia a100 gpus"),
+        ("You can run 1 x NVIDIA T4 GPU for free.", "1 x", 1, "nvidia t4 gpu"),
+        ("The rig uses 8x H100 for training.", "8x", 8, "h100"),
+        ("Servers ship with 2 x Intel Xeon CPUs.", "2 x", 2, "intel xeon cpus"),
+        ("A pod of 16x TPU v4 chips runs the job.", "16x", 16, "tpu v4 chips"),
+        ("Each worker gets 2x vCPUs.", "2x", 2, "vcpus"),
+        ("Nodes come with 8 x A100 80GB.", "8 x", 8, "a100"),
+        ("Use 2x L4 GPUs for inference.", "2x", 2, "l4 gpus"),
+        ("The free shape gives 2x Ampere A1 cores.", "2x", 2, "ampere a1 cores"),
+        ("Training used 64 x H100 GPUs for a week.", "64 x", 64, "h100 gpus"),
+        ("The lab bought 3x workstations.", "3x", 3, "workstations"),
+        ("Each box has 2 × NVMe drives.", "2 ×", 2, "nvme drives"),
+    ],
+)
+def test_n_times_a_thing_counts_the_thing(text: str, raw: str, value: float, unit: str) -> None:
+    assert _count(text, raw) == (NumberKind.COUNT, value, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw"),
+    [
+        ("It is 2x faster than before.", "2x"),
+        ("We saw 2x more users this year.", "2x"),
+        ("Costs are 10x the price of spot.", "10x"),
+        ("A 1.5x speedup is typical.", "1.5x"),
+        ("It runs 3x cheaper on Arm.", "3x"),
+        ("Throughput grew ~9x over two years.", "~9x"),
+    ],
+)
+def test_a_multiple_stays_a_multiple(text: str, raw: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit) == (NumberKind.NUMBER, "x")
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit", "qualifier"),
+    [
+        ("Send up to 100 emails/day for free.", "100", "emails", "up to"),
+        ("AWS gives 1 million free requests per month.", "1 million", "requests", "per month"),
+        ("Your org gets 2,000 CI/CD minutes/month.", "2,000", "ci/cd minutes", "per month"),
+        ("You get 500 free API calls per day.", "500", "api calls", "per day"),
+        ("Includes 3 free private repos per account.", "3", "repos", "per account"),
+        ("Allows 50 concurrent builds per hour.", "50", "builds", "per hour"),
+        ("Make 60 authenticated requests/hour.", "60", "requests", "per hour"),
+        ("Get 100 free SMS messages a month.", "100", "sms messages", "per month"),
+        ("We review 20 pull requests/day.", "20", "requests", "per day"),
+        ("Free keys get 1,000 search queries per day.", "1,000", "queries", "per day"),
+        ("Hobby users get 6,000 build minutes per month.", "6,000", "minutes", "per month"),
+        ("You can send at most 30 chat messages per minute.", "30", "messages", "up to"),
+    ],
+)
+def test_a_counted_phrase_keeps_its_rate_and_its_bound(
+    text: str, raw: str, unit: str, qualifier: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit, n.qualifier) == (NumberKind.COUNT, unit, qualifier)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("They offer 50,000 free monthly active users.", "50,000", "users"),
+        ("The free plan has 10,000 MAU.", "10,000", "mau"),
+        ("Free for up to 10,000 MAUs.", "10,000", "maus"),
+        ("The tier covers 1,000 DAU.", "1,000", "dau"),
+        ("Includes 5 daily backups.", "5", "backups"),
+        ("Up to 1,000 weekly active users.", "1,000", "users"),
+        ("We host 30 monthly meetups.", "30", "meetups"),
+        ("Up to 3 nightly builds are kept.", "3", "builds"),
+        ("We send 4 quarterly updates.", "4", "updates"),
+        ("2 hourly snapshots are retained.", "2", "snapshots"),
+        ("The grant pays 12 monthly stipends.", "12", "stipends"),
+        ("Keep 7 daily and 4 weekly backups.", "4", "backups"),
+    ],
+)
+def test_how_often_is_part_of_the_counted_phrase(text: str, raw: str, unit: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tier 1 customers get priority support.",
+        "Step 2 Create an API key.",
+        "Round 3 winners were announced today.",
+        "Cohort 4 students start in May.",
+        "Season 2 episodes drop weekly.",
+        "Part 1 results are out.",
+        "Section 3 rules apply to all entrants.",
+        "Wave 2 applicants hear back in June.",
+        "Batch 12 startups demo next week.",
+        "Chapter 7 exercises are optional.",
+        "Lesson 5 notebooks use a GPU.",
+        "Article 9 conditions must be met.",
+    ],
+)
+def test_a_small_number_after_a_rank_word_is_its_place(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+def test_a_larger_number_after_a_rank_word_is_a_figure() -> None:
+    assert one("Round 1 had 300 teams.", "300").unit == "teams"
+    assert one("The Free Tier 500 GPU hours are pooled.", "500").value == 500
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("Logs are kept for 7d on the free plan.", "7d", 7, "day"),
+        ("Data retention is 3 wks.", "3 wks", 3, "week"),
+        ("The trial is 6 mos long.", "6 mos", 6, "month"),
+        ("A 12 mo commitment is required.", "12 mo", 12, "month"),
+        ("Results arrive within 5 business days.", "5 business days", 5, "day"),
+        ("Refunds take 10 calendar days.", "10 calendar days", 10, "day"),
+        ("Reviews take 30 working days.", "30 working days", 30, "day"),
+        ("Credits lapse after 3 consecutive months unused.", "3 consecutive months", 3, "month"),
+        ("The free plan keeps 30d of history.", "30d", 30, "day"),
+        ("A 2 wk sprint ends the course.", "2 wk", 2, "week"),
+        ("Support answers in 2 full days.", "2 full days", 2, "day"),
+        ("Snapshots last 14d.", "14d", 14, "day"),
+    ],
+)
+def test_short_and_qualified_time_units(text: str, raw: str, value: float, unit: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit) == (NumberKind.DURATION, value, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Print the part in 3D first.", "Le forfait inclut 5,5 Mo de stockage.", "Render it as 2D."],
+)
+def test_a_dimension_or_a_french_size_is_no_duration(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.DURATION] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "raw", "kind", "value", "unit", "qualifier"),
+    [
+        ("Requests: 20/min", "20", NumberKind.COUNT, 20, "requests", "per minute"),
+        ("Max projects: 3", "3", NumberKind.COUNT, 3, "projects", None),
+        ("Team members: 1-5", "1-5", NumberKind.COUNT, 1, "team members", None),
+        ("Concurrent builds: 1", "1", NumberKind.COUNT, 1, "concurrent builds", None),
+        ("Replies: 12", "12", NumberKind.COUNT, 12, "replies", None),
+        ("- Webhooks per repository: 20", "20", NumberKind.COUNT, 20, "webhooks", "per repository"),
+        ("Number of GPUs: 8", "8", NumberKind.COUNT, 8, "gpus", None),
+        ("• API keys: 10", "10", NumberKind.COUNT, 10, "api keys", None),
+        ("Monthly requests: 100K", "100K", NumberKind.COUNT, 1e5, "requests", None),
+        ("Awards: 25+", "25+", NumberKind.COUNT, 25, "awards", "at least"),
+        ("Seats: up to 10", "10", NumberKind.COUNT, 10, "seats", "up to"),
+        ("Days: 30", "30", NumberKind.DURATION, 30, "day", None),
+        ("Storage (GB): 5", "5", NumberKind.NUMBER, 5, "GB", None),
+        ("Prompt tokens: 100,000/min and 1,000,000/month", "1,000,000", NumberKind.COUNT, 1e6,
+         "prompt tokens", "per month"),
+    ],
+)  # fmt: skip
+def test_a_lines_label_names_what_its_bare_numbers_count(
+    line: str, raw: str, kind: NumberKind, value: float, unit: str, qualifier: str | None
+) -> None:
+    n = one(line, raw)
+    assert (n.kind, n.value, n.unit, n.qualifier) == (kind, value, unit, qualifier)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Price: 20",
+        "Deadline: 15",
+        "Version: 1.32",
+        "Limits: 5 and 10",
+        "Open: 9:00",
+        "Hours: 9-5",
+        "Status: 3",
+        "Requirements: 2 of the 3",
+    ],
+)
+def test_a_label_that_counts_nothing_leaves_its_numbers_bare(line: str) -> None:
+    assert [n for n in extract_numbers(line, NOW) if n.raw[:1].isdigit()] == []
+
+
+_PLANS = "| Feature | Free | Pro | Team |"
+
+
+@pytest.mark.parametrize(
+    ("header", "row", "raw", "kind", "unit", "qualifier"),
+    [
+        (_PLANS, "| Team members | 1 | 5 | Unlimited |", "5", NumberKind.COUNT, "team members",
+         None),
+        (_PLANS, "| Projects | 3 | 20 | 100 |", "20", NumberKind.COUNT, "projects", None),
+        (_PLANS, "| API requests per day | 1,000 | 50K | 1M |", "50K", NumberKind.COUNT,
+         "api requests", "per day"),
+        (_PLANS, "| Build minutes/month | 300 | 3,000 | 10,000 |", "3,000", NumberKind.COUNT,
+         "build minutes", "per month"),
+        (_PLANS, "| Storage (GB) | 1 | 100 | 1,000 |", "100", NumberKind.NUMBER, "GB", None),
+        (_PLANS, "| Log retention (days) | 1 | 30 | 90 |", "30", NumberKind.DURATION, "day",
+         None),
+        (_PLANS, "| Custom domains | 1 | 10 | 50 |", "10", NumberKind.COUNT, "custom domains",
+         None),
+        (_PLANS, "| Max. concurrent jobs | 1 | 4 | 16 |", "16", NumberKind.COUNT,
+         "concurrent jobs", None),
+        (_PLANS, "| Number of seats | 1 | 3 | 10 |", "3", NumberKind.COUNT, "seats", None),
+        ("| Plan | RPS Limit |", "| Free | 10 |", "10", NumberKind.COUNT, "requests",
+         "per second"),
+        ("| Model | RPM | TPM |", "| Flash | 15 | 1,000,000 |", "1,000,000", NumberKind.COUNT,
+         "tokens", "per minute"),
+        ("| Tier | QPS |", "| Basic | 5 |", "5", NumberKind.COUNT, "queries", "per second"),
+        ("| Plan | Calls / day |", "| Starter | 1,000 |", "1,000", NumberKind.COUNT, "calls",
+         "per day"),
+    ],
+)  # fmt: skip
+def test_a_rows_label_or_a_rates_acronym_names_what_its_cells_count(
+    header: str, row: str, raw: str, kind: NumberKind, unit: str, qualifier: str | None
+) -> None:
+    found = [n for n in _table(header, "|---|---|", row) if n.raw == raw]
+    assert [(n.kind, n.unit, n.qualifier) for n in found] == [(kind, unit, qualifier)]
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "| Price | 0 | 20 | 50 |",
+        "| Launched | 2019 | 2021 | 2023 |",
+        "| Support level | 1 | 2 | 3 |",
+        "| Limits | 5 | 10 | 20 |",
+    ],
+)
+def test_a_row_whose_label_counts_nothing_stays_bare(row: str) -> None:
+    assert _table(_PLANS, "|---|---|---|---|", row) == []
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (
+            ["Usage limits", "TierBuilds / month", "Hobby100", "Team2,500", "EnterpriseCustom"],
+            [(100, "builds", "per month"), (2500, "builds", "per month")],
+        ),
+        (
+            ["LimitValue", "Concurrent sessions5", "Webhooks per project20"],
+            [(5, "concurrent sessions", None), (20, "webhooks", "per project")],
+        ),
+        (
+            ["Limit typeValue", "Requests60/min and 10,000/day"],
+            [(60, "requests", "per minute"), (1e4, "requests", "per day")],
+        ),
+        (
+            ["PlanSeats", "Free1", "Pro10", "Business50"],
+            [(1, "seats", None), (10, "seats", None), (50, "seats", None)],
+        ),
+        (
+            ["ResourceLimit", "Storage10 GB", "Retention7 days"],
+            [(10, "GB", None), (7, "day", None)],
+        ),
+        (
+            ["ModelTPM", "Flash1,000,000", "Pro32,000"],
+            [(1e6, "tokens", "per minute"), (32000, "tokens", "per minute")],
+        ),
+    ],
+)
+def test_a_table_whose_cells_ran_together_is_read_by_its_columns(
+    lines: list[str], expected: list[tuple[float, str, str | None]]
+) -> None:
+    found = extract_numbers("\n".join(lines), NOW)
+    assert [(n.value, n.unit, n.qualifier) for n in found] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LinkedIn\nFree100",
+        "GitHub\nOver the years it grew.",
+        "Llama3 is open.\nQwen2 too.",
+        "YouTube\nChannel42 is new.",
+    ],
+)
+def test_a_word_run_into_a_number_outside_such_a_table_stays_bare(text: str) -> None:
+    assert [n.raw for n in extract_numbers(text, NOW) if n.raw[:1].isdigit()] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "kind", "value", "unit"),
+    [
+        ("Embeddings1,000,000 tokens/day", "1,000,000", NumberKind.COUNT, 1e6, "tokens"),
+        ("Limit100,000 requests/month", "100,000", NumberKind.COUNT, 1e5, "requests"),
+        ("Free tier1,000 builds per month", "1,000", NumberKind.COUNT, 1000, "builds"),
+        ("Storage included1,024 GB", "1,024 GB", NumberKind.NUMBER, 1024, "GB"),
+        ("Pro plan10,000 API calls", "10,000", NumberKind.COUNT, 1e4, "api calls"),
+        ("Hobby2,000 invocations/day", "2,000", NumberKind.COUNT, 2000, "invocations"),
+        ("Monthly quota25,000 emails", "25,000", NumberKind.COUNT, 25000, "emails"),
+        ("Included egress1,000 GB", "1,000 GB", NumberKind.NUMBER, 1000, "GB"),
+        ("Premium50,000 credits", "50,000", NumberKind.COUNT, 5e4, "credits"),
+        ("Basic3,000 OCPU hours", "3,000", NumberKind.COUNT, 3000, "ocpu hours"),
+        ("Free100,000 reads/day", "100,000", NumberKind.COUNT, 1e5, "reads"),
+        ("tokens/min1,000,000 tokens/month", "1,000,000", NumberKind.COUNT, 1e6, "tokens"),
+    ],
+)
+def test_thousands_run_into_the_word_before_are_a_cells_figure(
+    text: str, raw: str, kind: NumberKind, value: float, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit) == (kind, value, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Starter1,000",
+        "The A100 80GB and the H100 ship soon.",
+        "Order the RTX4090 cards today.",
+        "The H100, A100 and L4 are listed.",
+        "Use v5e-4 pods for this.",
+    ],
+)
+def test_a_names_number_run_into_its_word_stays_a_name(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("First 100 GB-HoursFirst 1,000 GB-Hours", "100 GB-Hours", "GB-Hours"),
+        ("First 100 GB-HoursFirst 1,000 GB-Hours", "1,000 GB-Hours", "GB-Hours"),
+        ("Included400,000 GB-SecondsThen $0.0000166", "400,000 GB-Seconds", "GB-Seconds"),
+        ("Hobby 10 GB-MonthsPro 100 GB-Months", "10 GB-Months", "GB-Months"),
+        ("Free 1 TB-Month$0.02 after", "1 TB-Month", "TB-Month"),
+        ("Memory 512 MB-Hours$0.01", "512 MB-Hours", "MB-Hours"),
+        ("Tier 50 GB-Hrs2 vCPU", "50 GB-Hrs", "GB-Hrs"),
+        ("Usage 3 GiB-Hours4 GiB-Hours", "3 GiB-Hours", "GiB-Hours"),
+        ("Disk 20 GB-MonthsBilled monthly", "20 GB-Months", "GB-Months"),
+        ("Included 1,000 GB-SecondsExtra $0.01", "1,000 GB-Seconds", "GB-Seconds"),
+        ("Base 5 GB-HourEach extra", "5 GB-Hour", "GB-Hour"),
+        ("Cap 100 GB-SecsOver", "100 GB-Secs", "GB-Secs"),
+    ],
+)
+def test_a_sizes_time_run_into_the_next_cell_is_its_unit(text: str, raw: str, unit: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.raw, n.unit) == (NumberKind.NUMBER, raw, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [("It is a 10 GB-hourly plan.", "GB"), ("Rent 10 GB-months.", "GB-months")],
+)
+def test_a_sizes_time_ends_where_its_word_does(text: str, unit: str) -> None:
+    assert one(text, "10").unit == unit
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit", "qualifier"),
+    [
+        ("The maximum number of seats is 5.", "5", "seats", None),
+        ("Requests are limited to 60 per minute.", "60", "requests", "per minute"),
+        ("Uploads are limited to 20/day.", "20", "uploads", "per day"),
+        ("That fills your limit (if your request per minute limit was 20).", "20", "request",
+         "per minute"),
+        ("The number of API keys per project is 10.", "10", "api keys", "per project"),
+        ("Max. number of collaborators: 3", "3", "collaborators", None),
+        ("The API call quota is 10,000 per month.", "10,000", "call", "per month"),
+        ("The token limit is 32k.", "32k", "token", None),
+        ("Submissions are capped at 5 per day.", "5", "submissions", "per day"),
+        ("Webhooks are restricted to 20 per repository.", "20", "webhooks", "per repository"),
+        ("The number of team members is up to 8.", "8", "team members", "up to"),
+        ("Your seat quota is 25.", "25", "seat", None),
+        ("Concurrent builds are limited to 2.", "2", "builds", None),
+        ("The free message limit is 1,000 per month.", "1,000", "message", "per month"),
+    ],
+)  # fmt: skip
+def test_the_words_before_a_bare_number_may_name_what_it_counts(
+    text: str, raw: str, unit: str, qualifier: str | None
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit, n.qualifier) == (NumberKind.COUNT, unit, qualifier)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The rate limit is 100.",
+        "Prices are capped at 20.",
+        "The storage limit is 5.",
+        "It is one of 5.",
+        "The number of the beast is 666 in the book.",
+        "Limits are capped at 3.",
+    ],
+)
+def test_words_before_that_name_no_counted_thing_leave_it_bare(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("before", "header", "unit"),
+    [
+        ("Every key has a daily request quota.", "| Plan | Daily Quota |", "request"),
+        ("Each workspace gets a seat limit.", "| Tier | Limit |", "seat"),
+        ("Accounts have a monthly token allowance.", "| Plan | Allowance |", "token"),
+        ("The message quota depends on your plan.", "| Plan | Quota |", "message"),
+        ("Every project has an API call limit.", "| Plan | Monthly Limit |", "api call"),
+        ("Your plan sets a query quota.", "| Plan | Max Quota |", "query"),
+        ("Each tier has an invocation limit.", "| Tier | Limit |", "invocation"),
+        ("Plans differ in their user limit.", "| Plan | Limit |", "user"),
+        ("The SMS message quota resets daily.", "| Plan | Quota |", "sms message"),
+        ("A credit allowance comes with each grant.", "| Grant | Allowance |", "credit"),
+        ("Each app has a webhook call quota.", "| Plan | Quota |", "call"),
+        ("Every org has an execution quota.", "| Plan | Included quota |", "execution"),
+    ],
+)
+def test_a_quota_column_counts_what_the_text_before_names_a_quota_of(
+    before: str, header: str, unit: str
+) -> None:
+    found = extract_numbers(f"{before}\n{header}\n|---|---|\n| Free | 1,000 |", NOW)
+    assert [(n.kind, n.value, n.unit) for n in found] == [(NumberKind.COUNT, 1000, unit)]
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "The storage limit depends on the plan.",
+        "The rate limit is strict.",
+        "Plans are listed below.",
+        "Each plan has a bandwidth allowance.",
+    ],
+)
+def test_a_quota_column_of_no_counted_thing_stays_bare(before: str) -> None:
+    assert extract_numbers(f"{before}\n| Plan | Quota |\n|---|---|\n| Free | 5 |", NOW) == []
