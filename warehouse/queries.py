@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 
 from warehouse.db import sql_file
-from warehouse.errors import QueryError, WarehouseError
+from warehouse.errors import QueryError, WarehouseError, first_line
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
 
@@ -61,7 +61,7 @@ class UserRows:
         try:
             return self._cursor.fetchmany(size)
         except duckdb.Error as e:
-            raise QueryError(f"sql error: {_first_line(e)}") from None
+            raise QueryError(f"sql error: {first_line(e)}") from None
 
 
 def stream_user_query(
@@ -85,7 +85,7 @@ def _start_user_query(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.Duck
     try:
         statements = con.extract_statements(query)
     except duckdb.Error as e:
-        raise QueryError(f"sql error: {_first_line(e)}") from None
+        raise QueryError(f"sql error: {first_line(e)}") from None
     if not statements:
         raise QueryError('no SQL statement to run: give one, e.g. evidence sql "SELECT 1"')
     if len(statements) > 1:
@@ -96,14 +96,10 @@ def _start_user_query(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.Duck
         con.execute("SET lock_configuration = true")
         return con.execute(query)
     except duckdb.Error as e:
-        message = _first_line(e)
+        message = first_line(e)
         if "read-only" in message or "read only" in message:
             message += " (evidence sql is read-only)"
         raise QueryError(f"sql error: {message}") from None
-
-
-def _first_line(error: BaseException) -> str:
-    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
 
 
 def status(con: duckdb.DuckDBPyConnection) -> Result:

@@ -24,7 +24,7 @@ from flows.runtime import clock, progress
 from warehouse import alerts, keeping
 from warehouse.alerts import EvidenceState, Message
 from warehouse.db import session, transaction
-from warehouse.errors import EvidenceError
+from warehouse.errors import EvidenceError, first_line
 from warehouse.lock import refresh_lock
 
 
@@ -203,7 +203,7 @@ def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
                 kept = True
                 deliver(db, urls, now)
         except Exception as e:  # the hook of a crash: it must not raise one of its own
-            progress(f"could not keep the failed run's message: {str(e).splitlines()[0]}")
+            progress(f"could not keep the failed run's message: {first_line(e)}")
     if not kept:
         for url in urls:
             ok, failure = send(url, message.title, message.body)
