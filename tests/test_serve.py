@@ -149,7 +149,8 @@ def test_serve_killed_takes_its_prefect_server_with_it(web: WebServer, tmp_path:
 
 @pytest.mark.slow
 def test_serve_uses_a_configured_api_and_stops_on_ctrl_c(web: WebServer, tmp_path: Path) -> None:
-    from flows.runtime.prefect_server import healthy, local_server
+    from flows.commands.serve import local_server
+    from flows.runtime.processes import healthy
 
     config, db = serve_config(web, tmp_path)
     server_home = tmp_path / "server-home"
