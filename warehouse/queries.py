@@ -9,7 +9,9 @@ from typing import Any
 
 import duckdb
 
-from warehouse.db import sql_file
+from extractors.grading import urgency
+from extractors.values import AlertKind, DueReason
+from warehouse.db import rows_as, sql_file
 from warehouse.errors import QueryError, WarehouseError, first_line
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
@@ -103,7 +105,11 @@ def _start_user_query(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.Duck
 
 
 def status(con: duckdb.DuckDBPyConnection) -> Result:
-    return run(con, "status.sql")
+    """One row per record, what needs a person first (extractors.grading.urgency)."""
+    columns, rows = run(con, "status.sql")
+    grade, freshness, record = (columns.index(c) for c in ("grade", "freshness", "record_id"))
+    rows.sort(key=lambda r: (urgency(r[grade], r[freshness]), r[record]))
+    return columns, rows
 
 
 def sources(con: duckdb.DuckDBPyConnection, failing: bool = False) -> Result:
@@ -148,15 +154,19 @@ class Due:
     record_id: str
     source_id: str
     url: str
-    reason: str | None  # None: not due
+    why: DueReason | None  # None: not due
+    reason: str | None  # its words, with their figures ("failing (3 in a row): ...")
     next_due: datetime | None
     change_rate: float | None
+
+    def __post_init__(self) -> None:
+        if self.why is not None:
+            object.__setattr__(self, "why", DueReason(self.why))
 
 
 def due_sources(con: duckdb.DuckDBPyConnection) -> list[Due]:
     """Every source, with the reason a refresh --due now fetches it (None: it does not)."""
-    _, rows = run(con, "due_sources.sql")
-    return [Due(*row) for row in rows]
+    return rows_as(Due, con.execute(sql_file("due_sources.sql")))
 
 
 def has_record(con: duckdb.DuckDBPyConnection, record_id: str) -> bool:
@@ -270,7 +280,8 @@ def newest_changes(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
         return {}
     rows = con.execute(
         "SELECT record_id, arg_max(title, notification_id) FROM store.messages "
-        "WHERE kind = 'changed' GROUP BY record_id"
+        "WHERE kind = ? GROUP BY record_id",
+        [AlertKind.CHANGED],
     ).fetchall()
     return {record_id: title for record_id, title in rows}
 

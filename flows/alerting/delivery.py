@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from extractors.values import AlertKind
 from flows.alerting.messages import changed_snapshots, evidence_messages, review_by_messages
 from flows.alerting.rules import source_alerts
 from flows.catalog import AlertSettings, Settings, load_catalog, resolve_db
@@ -184,7 +185,7 @@ def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
     error = getattr(state, "message", None) or "the refresh flow failed"
     name = getattr(flow_run, "name", "?")
     message = Message(
-        kind="flow-failed",
+        kind=AlertKind.FLOW_FAILED,
         record_id=None,
         title=f"flow-failed: evidence-refresh run {name}",
         body=str(error)[:2000],
