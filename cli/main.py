@@ -677,15 +677,9 @@ def _date_arg(value: str) -> datetime:
 
 
 def cmd_accept(args: argparse.Namespace) -> int:
-    from warehouse import store
+    from flows.commands.accept import accept_held
 
-    now = clock.now()
-    with session(_db_for_reading(args), now=now) as con:
-        accepted = store.accept_review(con, args.record_id, args.source_id, now)
-        if accepted:
-            store.grade_all(con)
-    if not accepted:
-        raise EvidenceError(f"nothing of {args.record_id}/{args.source_id} is held for review")
+    accepted = accept_held(_db_for_reading(args), args.record_id, args.source_id)
     print(f"accepted {accepted} page(s) of {args.record_id}/{args.source_id}; grades recomputed")
     return 0
 
