@@ -6,6 +6,7 @@ from typing import Any
 
 from cli.render import cell, day, evidence_line, freshness_line, table
 from extractors.printable import printable
+from extractors.values import CheckOutcome
 from warehouse.queries import Result
 
 
@@ -59,18 +60,18 @@ def render_card(data: dict[str, Result]) -> str:
         for check in checks.get(claim["claim_id"], []):
             line = f"    {check['source_id']} ({check['role']}): {check['outcome']}"
             dated = _page_dates(check)
-            if check["outcome"] == "changed" and check.get("found_status"):
+            if check["outcome"] == CheckOutcome.CHANGED and check.get("found_status"):
                 line += f', {claim["status"]} -> {check["found_status"]}: "{check["found_text"]}"'
                 if dated:
                     line += f" ({dated})"
-            elif check["outcome"] == "changed":
+            elif check["outcome"] == CheckOutcome.CHANGED:
                 line += f', found {cell(check["found_values"])}: "{check["found_text"]}"'
                 if dated:
                     line += f" ({dated})"
             elif check["checked_at"] is not None:
                 line += f" (checked {day(check['checked_at'])}{'; ' + dated if dated else ''})"
             out.append(line)
-            if check["outcome"] == "absent" and check.get("closest_text"):
+            if check["outcome"] == CheckOutcome.ABSENT and check.get("closest_text"):
                 out.append(
                     f"      closest on the page ({check['closest_score']}): "
                     f'"{_short(check["closest_text"])}"'

@@ -22,6 +22,7 @@ from typing import NoReturn, TextIO
 
 from cli.render import as_csv, as_json, table
 from extractors.printable import printable
+from extractors.values import AlertKind, Render, Role
 from flows.catalog import (
     Catalog,
     Settings,
@@ -179,16 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every alert kept, newest first")
     p.add_argument(
         "--kind",
-        choices=[
-            "unreachable",
-            "recovered",
-            "grade",
-            "changed",
-            "condition",
-            "stale",
-            "review",
-            "flow-failed",
-        ],
+        choices=[k.value for k in AlertKind],
         help="only alerts of this kind",
     )
     p.add_argument(
@@ -206,10 +198,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("url", metavar="URL")
     p.add_argument(
         "--role",
-        choices=["primary", "third-party"],
+        choices=[r.value for r in Role],
         help="default: primary, or third-party with --record",
     )
-    p.add_argument("--render", choices=["http", "browser"], help="default: fetch.render")
+    p.add_argument("--render", choices=[r.value for r in Render], help="default: fetch.render")
     p.add_argument(
         "--record",
         metavar="ID",
@@ -466,7 +458,7 @@ def _due_sources(args: argparse.Namespace) -> int:
     settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
     at = args.at or settings.schedule.next_run(clock.now())
     with session(_db_for_reading(args), read_only=True, now=at) as con:
-        due = [d for d in queries.due_sources(con) if d.reason is not None]
+        due = [d for d in queries.due_sources(con) if d.why is not None]
     columns = ["record_id", "source_id", "reason", "next_due", "change_rate", "url"]
     rows: list[tuple[object, ...]] = [
         (d.record_id, d.source_id, d.reason, d.next_due, d.change_rate, d.url) for d in due
@@ -566,7 +558,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise EvidenceError(str(e)) from None
     if args.record is None:
-        print(suggest(url, settings.fetch, args.role or "primary", args.render), end="")
+        print(suggest(url, settings.fetch, Role(args.role or Role.PRIMARY), args.render), end="")
         return 0
     from flows.commands.suggest import add_to_record
 
@@ -574,7 +566,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     record = next((r for r in catalog.records if r.id == args.record), None)
     if record is None:
         raise EvidenceError(f"no record {args.record!r} in {config_dir}")
-    role = args.role or "third-party"
+    role = Role(args.role or Role.THIRD_PARTY)
     print(add_to_record(record, config_dir, url, settings.fetch, role, args.render), end="")
     return 0
 
@@ -685,15 +677,9 @@ def _date_arg(value: str) -> datetime:
 
 
 def cmd_accept(args: argparse.Namespace) -> int:
-    from warehouse import store
+    from flows.commands.accept import accept_held
 
-    now = clock.now()
-    with session(_db_for_reading(args), now=now) as con:
-        accepted = store.accept_review(con, args.record_id, args.source_id, now)
-        if accepted:
-            store.grade_all(con)
-    if not accepted:
-        raise EvidenceError(f"nothing of {args.record_id}/{args.source_id} is held for review")
+    accepted = accept_held(_db_for_reading(args), args.record_id, args.source_id)
     print(f"accepted {accepted} page(s) of {args.record_id}/{args.source_id}; grades recomputed")
     return 0
 

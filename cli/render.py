@@ -15,13 +15,14 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 from extractors.printable import printable, spreadsheet_safe
+from extractors.values import CheckOutcome, Freshness, Grade, Via
 
 # Why a record has its grade: what its weakest claims lack, named (docs/grading.md, "Grades")
 WHY_GRADED = {
-    "documented": "a primary source confirms every claim",
-    "reported": "only third parties confirm {claims}",
-    "contradicted": "a primary source says otherwise on {claims}",
-    "unverified": "nothing confirms {claims}",
+    Grade.DOCUMENTED: "a primary source confirms every claim",
+    Grade.REPORTED: "only third parties confirm {claims}",
+    Grade.CONTRADICTED: "a primary source says otherwise on {claims}",
+    Grade.UNVERIFIED: "nothing confirms {claims}",
 }
 MAX_CLAIMS_NAMED = 3
 
@@ -183,7 +184,7 @@ def evidence_said(grade: str, claims: list[dict[str, Any]], checks: list[dict[st
     The sources are those that confirm a claim, as `sources_confirming` counts them."""
     roles: dict[str, str] = {}
     for check in checks:
-        if check["outcome"] == "confirmed":
+        if check["outcome"] == CheckOutcome.CONFIRMED:
             roles.setdefault(check["source_id"], check["role"])
     noun = "source" if len(roles) == 1 else "sources"
     who = (
@@ -197,7 +198,7 @@ def evidence_said(grade: str, claims: list[dict[str, Any]], checks: list[dict[st
     named = weakest[:MAX_CLAIMS_NAMED]
     if len(weakest) > MAX_CLAIMS_NAMED:
         named.append(f"{len(weakest) - MAX_CLAIMS_NAMED} more")
-    why = WHY_GRADED[grade].format(claims=_and(named))
+    why = WHY_GRADED[Grade(grade)].format(claims=_and(named))
     return f"{len(roles)} {noun}; {who}; {why}"
 
 
@@ -214,5 +215,5 @@ def freshness_line(
 ) -> str:
     if checked_at is None:
         return "Freshness: unchecked — no source has backed every claim yet"
-    state = "fresh" if freshness == "fresh" else f"stale on {day(stale_on)}"
-    return f"Freshness: {state} — checked {day(checked_at)} ({via or 'live'})"
+    state = Freshness.FRESH if freshness == Freshness.FRESH else f"stale on {day(stale_on)}"
+    return f"Freshness: {state} — checked {day(checked_at)} ({via or Via.LIVE})"

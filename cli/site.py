@@ -18,6 +18,8 @@ from markupsafe import Markup
 from cli.card import value_history
 from cli.charts import step_chart_svg
 from cli.render import evidence_said
+from extractors.grading import urgency
+from extractors.values import Freshness, Grade
 from warehouse import queries
 from warehouse.db import Connection
 from warehouse.outputs import dir_in, file_in, output_dir, write_text
@@ -27,12 +29,11 @@ PROJECT_URL = "https://github.com/evidence-pipeline/evidence-pipeline"
 # Okabe-Ito colours, distinguishable with every common colour blindness; the badges
 # carry the word as well.
 GRADE_COLOURS = {
-    "documented": "#0072B2",
-    "reported": "#56B4E9",
-    "unverified": "#999999",
-    "contradicted": "#D55E00",
+    Grade.DOCUMENTED: "#0072B2",
+    Grade.REPORTED: "#56B4E9",
+    Grade.UNVERIFIED: "#999999",
+    Grade.CONTRADICTED: "#D55E00",
 }
-_ATTENTION = {"contradicted": 0, "unverified": 2, "reported": 3, "documented": 4}
 
 
 def write_site(
@@ -67,11 +68,10 @@ def write_site(
         r["stale_on"] = _day(stale_on)
         r["last_change"] = _day(r["last_change"])
         r["moved"] = what_moved(r["record_id"], history[r["record_id"]], changes)
-    records.sort(
+    records.sort(  # as `evidence status` orders them; among equals, unreachable first
         key=lambda r: (
-            0 if r["grade"] == "contradicted" else 1 if r["freshness"] != "fresh" else 2,
+            urgency(r["grade"], r["freshness"]),
             0 if r["unreachable"] else 1,
-            _ATTENTION.get(r["grade"], 9),
             natural(r["record_id"]),
         )
     )
@@ -275,7 +275,7 @@ def what_moved(record_id: str, history: list[dict[str, Any]], changes: dict[str,
     else:
         moved = f"{prev['freshness']} -> {last['freshness']}"
     title = changes.get(record_id)
-    if last["grade"] == "contradicted" and title:
+    if last["grade"] == Grade.CONTRADICTED and title:
         moved += ": " + title.removeprefix(f"changed: {record_id} ")
     return moved
 
@@ -313,7 +313,7 @@ def timeline_svg(history: list[dict[str, Any]], now: datetime, width: int = 640)
             f'<rect x="{x:.1f}" y="4" width="{w:.1f}" height="22" fill="{colour}">'
             f"<title>{label}</title></rect>"
         )
-        if row["freshness"] != "fresh":
+        if row["freshness"] != Freshness.FRESH:
             parts.append(
                 f'<rect x="{x:.1f}" y="4" width="{w:.1f}" height="22" fill="url(#stale)"/>'
             )
@@ -340,7 +340,7 @@ def _legend(history: list[dict[str, Any]]) -> Markup:
         ).format(GRADE_COLOURS.get(g, "#999999"), g)
         for g in grades
     ]
-    if any(row["freshness"] != "fresh" for row in history):
+    if any(row["freshness"] != Freshness.FRESH for row in history):
         items.append(Markup('<span class="key"><span class="swatch hatched"></span>stale</span>'))
     return Markup('<p class="legend">') + Markup(" ").join(items) + Markup("</p>")
 
@@ -356,7 +356,7 @@ def _feed_entries(
         for previous, row in zip([None, *rows], rows, strict=False):
             if previous is None:
                 what = f"{record_id} graded {row['grade']} ({row['freshness']})"
-            elif row["freshness"] == "stale" and previous["freshness"] != "stale":
+            elif row["freshness"] == Freshness.STALE and previous["freshness"] != Freshness.STALE:
                 what = f"{record_id} went stale"
             else:
                 what = (

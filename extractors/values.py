@@ -1,4 +1,11 @@
-"""Domain values produced by the extractors: frozen, hashable, free of I/O."""
+"""The domain's words, and the values the extractors produce: frozen, hashable, free of
+I/O.
+
+Each word the warehouse stores or a person reads (a grade, a freshness, a role, a check's
+outcome, a fetch's, an alert's kind, why a source is due) is a StrEnum here: its members
+are the strings themselves, in SQL, in files and on screen. tests/test_vocabulary.py
+holds the SQL's literals to these values.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +33,64 @@ class CheckOutcome(StrEnum):
     CONFIRMED = "confirmed"
     CHANGED = "changed"
     ABSENT = "absent"
+
+
+class Role(StrEnum):
+    """What a source is to the record it backs."""
+
+    PRIMARY = "primary"  # the organisation's own page
+    THIRD_PARTY = "third-party"  # write-ups, news, aggregators
+
+
+class Grade(StrEnum):
+    """A claim's or a record's grade (README, "How claims are checked and graded"),
+    strongest first."""
+
+    DOCUMENTED = "documented"
+    REPORTED = "reported"
+    UNVERIFIED = "unverified"
+    CONTRADICTED = "contradicted"
+
+    @property
+    def rank(self) -> int:
+        """How strong it is, from 0 (contradicted) to 3 (documented): a grade falls when
+        its rank does, and a record's grade is its claims' lowest."""
+        return _GRADES_WEAKEST_FIRST.index(self)
+
+
+_GRADES_WEAKEST_FIRST = tuple(reversed(Grade))
+
+
+class Freshness(StrEnum):
+    """Whether a record's grade is recent enough to go by: checked within its window."""
+
+    FRESH = "fresh"
+    STALE = "stale"  # no source backing its grade answered within the window
+    UNCHECKED = "unchecked"  # never graded on a page
+
+
+class AlertKind(StrEnum):
+    """The kinds of alert message, in the order `evidence alerts --kind` offers them."""
+
+    UNREACHABLE = "unreachable"
+    RECOVERED = "recovered"
+    GRADE = "grade"
+    CHANGED = "changed"
+    CONDITION = "condition"
+    STALE = "stale"
+    REVIEW = "review"
+    FLOW_FAILED = "flow-failed"
+
+
+class DueReason(StrEnum):
+    """Why a `refresh --due` fetches a source (warehouse/sql/due_sources.sql): the words
+    a run counts by; the SQL adds the figures to some (`failing (3 in a row): ...`)."""
+
+    NEVER_FETCHED = "never fetched"
+    CLAIMS_CHANGED = "its claims changed"
+    FAILING = "failing"
+    GOING_STALE = "its record would go stale before the next run"
+    LIKELY_CHANGED = "likely changed"
 
 
 class Outcome(StrEnum):

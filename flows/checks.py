@@ -70,7 +70,7 @@ def _check_row(p: PendingCheck, check: ClaimCheck, now: datetime) -> CheckRow:
         source_id=p.source_id,
         snapshot_id=p.snapshot_id,
         quote=p.quote,
-        outcome=check.outcome.value,
+        outcome=check.outcome,
         found_text=check.found_text,
         found_values=check.found_values,
         closest_text=check.closest_text,

@@ -141,11 +141,12 @@ def quotes_by_url(records: Iterable[Record]) -> dict[str, tuple[str, ...]]:
 def due_pairs(
     due: Iterable[Due], asked: set[tuple[str, str]]
 ) -> tuple[set[tuple[str, str]], Counter[str]]:
-    """The (record, source) pairs a due run fetches, and how many for each reason."""
+    """The (record, source) pairs a due run fetches, and how many for each reason (a
+    DueReason, or "asked for")."""
     fetch = set(asked)
     reasons: Counter[str] = Counter({"asked for": len(asked)} if asked else {})
     for d in due:
-        if d.reason is not None and (d.record_id, d.source_id) not in asked:
+        if d.why is not None and (d.record_id, d.source_id) not in asked:
             fetch.add((d.record_id, d.source_id))
-            reasons[d.reason.split(" (")[0]] += 1
+            reasons[d.why] += 1
     return fetch, reasons

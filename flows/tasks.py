@@ -32,6 +32,7 @@ from flows.runtime import Sealed, clock, progress
 from warehouse import pages, store
 from warehouse.alerts import EvidenceState
 from warehouse.db import session
+from warehouse.errors import first_line
 
 
 @task(
@@ -63,7 +64,7 @@ def render_pages(
     try:
         return _timed_fetch(requests.value, limits, unavailable)
     except Exception as e:  # the browser's machinery, not a page: every page is told why
-        reason = f"the browser failed: {(str(e).strip().splitlines() or [repr(e)])[0]}"
+        reason = f"the browser failed: {first_line(e)}"
         progress(reason)
         failed = Answer.failure(FetchFailed(Outcome.BROWSER_UNAVAILABLE, reason[:500]))
         at, elapsed = clock.now(), int((time.monotonic() - started) * 1000)
@@ -156,5 +157,5 @@ def capture_pages(db_path: Path, settings: ArchiveSettings, fetch: FetchSettings
     try:
         return send_captures(db_path, settings, fetch, clock.now())
     except Exception as e:  # the archive, its answers, or its queue: the refresh is done
-        progress(f"archive: captures not sent this run ({(str(e).splitlines() or [repr(e)])[0]})")
+        progress(f"archive: captures not sent this run ({first_line(e)})")
         return CaptureReport()

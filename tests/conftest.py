@@ -66,7 +66,8 @@ class SessionPrefect:
     def start(self) -> str:
         if self.url:
             return self.url
-        from flows.runtime.prefect_server import TemporaryServer, healthy
+        from flows.runtime.prefect_server import TemporaryServer
+        from flows.runtime.processes import healthy
 
         saved = os.environ.get("PREFECT_HOME")
         os.environ["PREFECT_HOME"] = str(self.home)  # the server's database, not ~/.prefect

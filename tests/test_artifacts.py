@@ -73,7 +73,7 @@ def test_artifacts_on_a_real_prefect_server(
 
     import httpx
 
-    from flows.runtime import local_server
+    from flows.commands.serve import local_server
 
     web.routes["/p"] = Page(PAGE.format(amount="$2,000"))
     config, _ = one_source_catalog(

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from flows.runtime.prefect_server import TemporaryServer, healthy
+from flows.runtime.prefect_server import TemporaryServer
+from flows.runtime.processes import healthy
 from warehouse.errors import EvidenceError
 
 # tests of the server code itself: the commands here start servers of their own

@@ -182,7 +182,7 @@ def test_serve_killed_takes_its_prefect_server_with_it(web: WebServer, tmp_path:
 def test_serve_uses_a_configured_api_and_stops_on_ctrl_c(
     web: WebServer, tmp_path: Path, session_prefect: SessionPrefect
 ) -> None:
-    from flows.runtime.prefect_server import healthy
+    from flows.runtime.processes import healthy
 
     config, db = serve_config(web, tmp_path)
     api = session_prefect.start()  # the test session's server, as a user's own

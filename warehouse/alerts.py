@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import duckdb
 
+from extractors.values import AlertKind, CheckOutcome, Freshness, Grade
 from warehouse.db import insert_rows, rows_as, sql_file, transaction
 
 APP_SHELL = "over HTTP the page is an app shell with no text"
@@ -19,7 +20,7 @@ MAX_ATTEMPTS = 20  # a message a channel refused this often is given up on
 class Message:
     """One alert message: kept, then queued once per notify channel."""
 
-    kind: str  # unreachable, recovered, grade, changed, condition, stale, review, flow-failed
+    kind: AlertKind
     record_id: str | None
     title: str
     body: str
@@ -29,7 +30,7 @@ class Message:
 class CheckState(NamedTuple):
     """A current claim check, as evidence alerts compare it."""
 
-    outcome: str
+    outcome: CheckOutcome
     values: tuple[float, ...]
     found_text: str | None = None  # the words found on the page
     snapshot_id: int | None = None  # the snapshot it was made on
@@ -62,7 +63,7 @@ class ValueState(NamedTuple):
 class EvidenceState:
     """What evidence alerts compare before and after grading."""
 
-    records: dict[str, tuple[str, str]]  # record -> (grade, freshness) as last graded
+    records: dict[str, tuple[Grade, Freshness]]  # record -> (grade, freshness) as last graded
     checks: dict[tuple[str, str, str], CheckState]  # (record, claim, source) -> its check
     held: dict[tuple[str, str, int], str]  # (record, source, snapshot) -> reason
     shells: dict[tuple[str, str], str]  # (record, source) needing `render: browser` -> why
@@ -252,7 +253,7 @@ def note_run(con: duckdb.DuckDBPyConnection, run_id: str, now: datetime) -> None
 def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
     """What evidence alerts compare before and after grading."""
     records = {
-        record_id: (grade, freshness)
+        record_id: (Grade(grade), Freshness(freshness))
         for record_id, grade, freshness in con.execute(
             # as of each record's last grading (the view's freshness moves with the clock)
             "SELECT record_id, arg_max(grade, rowid), arg_max(freshness, rowid)"
@@ -261,7 +262,12 @@ def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
     }
     checks = {
         (record_id, claim_id, source_id): CheckState(
-            outcome, tuple(values or ()), found_text, snapshot_id, found_status, claim_status
+            CheckOutcome(outcome),
+            tuple(values or ()),
+            found_text,
+            snapshot_id,
+            found_status,
+            claim_status,
         )
         for (
             record_id,

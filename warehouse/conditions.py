@@ -8,7 +8,7 @@ import duckdb
 
 from extractors.claim_values import quote_value
 from extractors.conditions import Expect, SourceValue, evaluate_condition
-from extractors.values import Status
+from extractors.values import Role, Status
 from warehouse.db import insert_rows
 
 # Each primary source's current value of every claim with a condition, with the value the
@@ -25,7 +25,7 @@ FROM store.claims c
 LEFT JOIN (
     SELECT o.* FROM ordered o
     JOIN store.sources s USING (record_id, source_id)
-    WHERE o.current AND s.role = 'primary'
+    WHERE o.current AND s.role = $primary
 ) o USING (record_id, claim_id)
 WHERE c.expect IS NOT NULL
 ORDER BY c.record_id, c.position, o.source_id
@@ -53,7 +53,7 @@ def grade_conditions(con: duckdb.DuckDBPyConnection) -> None:
         text,
         before,
         before_text,
-    ) in con.execute(_VALUES).fetchall():
+    ) in con.execute(_VALUES, {"primary": Role.PRIMARY}).fetchall():
         claims[(record_id, claim_id)] = (quote, figure, expect)
         if source_id is not None:
             values[(record_id, claim_id)].append(

@@ -18,7 +18,7 @@ import duckdb
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-from warehouse.errors import WarehouseBusy, WarehouseError, WarehouseMissing
+from warehouse.errors import WarehouseBusy, WarehouseError, WarehouseMissing, first_line
 
 READ_WAIT_S = 5.0  # how long a reader waits for a writer's lock before giving up
 # DuckDB's checkpoint merges small row groups (vacuum), rewriting every compressed body
@@ -131,7 +131,7 @@ def connect(
             break
         except duckdb.Error as e:
             if not any(w in str(e) for w in _LOCK_WORDS):
-                raise WarehouseError(f"cannot open database {path}: {_first_line(e)}") from e
+                raise WarehouseError(f"cannot open database {path}: {first_line(e)}") from e
             if time.monotonic() >= deadline:
                 raise WarehouseBusy(
                     f"a refresh is writing to {path}; try again when it finishes"
@@ -216,10 +216,6 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
 def _digest(views: Sequence[View]) -> str:
     text = "\0".join(f"{v.name}\0{v.sql}" for v in views)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _first_line(error: BaseException) -> str:
-    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
 
 
 class transaction:

@@ -11,7 +11,8 @@ EvidenceError                 anything the CLI turns into one line and exit 2
 
 They live in the lowest layer that raises any of them, so that every layer above
 can raise and catch them without importing upward. A failing *source* is not an
-error: it is a fetch outcome, recorded as data.
+error: it is a fetch outcome, recorded as data. `first_line` is how every layer says an
+error, its own or a library's, in one line.
 """
 
 from __future__ import annotations
@@ -54,3 +55,12 @@ class WarehouseMissing(WarehouseError):
 
 class QueryError(WarehouseError):
     """A user's query failed: DuckDB's own first line, as the user needs it."""
+
+
+def first_line(error: BaseException | str) -> str:
+    """The first line of an error's message, as a person needs it in one line: an
+    exception that says nothing is named by its type; empty text stays empty."""
+    text = str(error).strip()
+    if not text:
+        return type(error).__name__ if isinstance(error, BaseException) else ""
+    return text.splitlines()[0]

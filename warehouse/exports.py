@@ -13,7 +13,7 @@ import duckdb
 
 from warehouse.bodies import decompress
 from warehouse.db import stable_views
-from warehouse.errors import WarehouseError
+from warehouse.errors import WarehouseError, first_line
 from warehouse.outputs import file_in, replacing
 
 FORMATS = {
@@ -78,7 +78,7 @@ def export_views(con: duckdb.DuckDBPyConnection, out: Path, fmt: str) -> list[di
                     f"TO '{_quoted(partial)}' ({options})"
                 )
             except duckdb.Error as e:
-                raise WarehouseError(f"cannot write {path}: {str(e).splitlines()[0]}") from e
+                raise WarehouseError(f"cannot write {path}: {first_line(e)}") from e
         resources.append(
             {
                 "name": view.replace("_", "-"),

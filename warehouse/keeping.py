@@ -9,8 +9,10 @@ from datetime import date, datetime
 
 import duckdb
 
+from extractors.grading import urgency
 from extractors.moves import moved_figures
 from extractors.statuses import extract_statuses
+from extractors.values import CheckOutcome, Role
 from warehouse.db import insert_rows, rows_as, sql_file, transaction
 
 # Outcomes of a source that a fix to its URL settles, rather than another try.
@@ -53,6 +55,22 @@ class QueueRow:
     failures: int | None
     since: datetime | None
     config_file: str | None
+    grade: str  # the record's, and its freshness: how soon it needs a person
+    freshness: str
+    pos1: int | None  # where in its record: the claim's place, then the source's
+    pos2: int | None
+
+    def order(self) -> tuple[object, ...]:
+        """Its place in the queue: by kind of trouble, then records as `evidence status`
+        orders them, then in the record's own order (an unknown place last)."""
+        return (
+            self.rank,
+            urgency(self.grade, self.freshness),
+            self.record_id,
+            (self.pos1 is None, self.pos1 or 0),
+            (self.pos2 is None, self.pos2 or 0),
+            self.kind,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +93,18 @@ class CurrentCheck:
     """A claim's check on one source's page that counts, for `evidence update`."""
 
     source_id: str
-    role: str
-    outcome: str
+    role: Role
+    outcome: CheckOutcome
     found_text: str | None
     closest_text: str | None
     found_status: str | None
     snapshot_id: int
     quote: str
     status: str | None
+
+    def __post_init__(self) -> None:  # read from the warehouse as strings
+        object.__setattr__(self, "role", Role(self.role))
+        object.__setattr__(self, "outcome", CheckOutcome(self.outcome))
 
 
 def sync_keeping(
@@ -134,8 +156,8 @@ def current_checks(
             " FROM store.current_checks k JOIN store.claims c USING (record_id, claim_id)"
             " JOIN store.sources s USING (record_id, source_id)"
             " WHERE k.record_id = ? AND k.claim_id = ?"
-            " ORDER BY k.role <> 'primary', s.position",
-            [record_id, claim_id],
+            " ORDER BY k.role <> ?, s.position",
+            [record_id, claim_id, Role.PRIMARY],
         ),
     )
 
@@ -216,7 +238,7 @@ def review_queue(con: duckdb.DuckDBPyConnection, now: datetime) -> list[QueueIte
     """What needs a person, most urgent first (warehouse/sql/review_queue.sql), each with
     what happened and the command that settles it (`now`: the date year-less figures are
     read against)."""
-    rows = rows_as(QueueRow, con.execute(sql_file("review_queue.sql")))
+    rows = sorted(rows_as(QueueRow, con.execute(sql_file("review_queue.sql"))), key=QueueRow.order)
     # `evidence update R C` takes the first primary that changed, else the first with a
     # passage near the quote: name the source when it is another one.
     default: dict[tuple[str, str | None], str] = {}

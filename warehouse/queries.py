@@ -9,8 +9,10 @@ from typing import Any
 
 import duckdb
 
-from warehouse.db import sql_file
-from warehouse.errors import QueryError, WarehouseError
+from extractors.grading import urgency
+from extractors.values import AlertKind, DueReason
+from warehouse.db import rows_as, sql_file
+from warehouse.errors import QueryError, WarehouseError, first_line
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
 
@@ -61,7 +63,7 @@ class UserRows:
         try:
             return self._cursor.fetchmany(size)
         except duckdb.Error as e:
-            raise QueryError(f"sql error: {_first_line(e)}") from None
+            raise QueryError(f"sql error: {first_line(e)}") from None
 
 
 def stream_user_query(
@@ -85,7 +87,7 @@ def _start_user_query(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.Duck
     try:
         statements = con.extract_statements(query)
     except duckdb.Error as e:
-        raise QueryError(f"sql error: {_first_line(e)}") from None
+        raise QueryError(f"sql error: {first_line(e)}") from None
     if not statements:
         raise QueryError('no SQL statement to run: give one, e.g. evidence sql "SELECT 1"')
     if len(statements) > 1:
@@ -96,18 +98,18 @@ def _start_user_query(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.Duck
         con.execute("SET lock_configuration = true")
         return con.execute(query)
     except duckdb.Error as e:
-        message = _first_line(e)
+        message = first_line(e)
         if "read-only" in message or "read only" in message:
             message += " (evidence sql is read-only)"
         raise QueryError(f"sql error: {message}") from None
 
 
-def _first_line(error: BaseException) -> str:
-    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-
-
 def status(con: duckdb.DuckDBPyConnection) -> Result:
-    return run(con, "status.sql")
+    """One row per record, what needs a person first (extractors.grading.urgency)."""
+    columns, rows = run(con, "status.sql")
+    grade, freshness, record = (columns.index(c) for c in ("grade", "freshness", "record_id"))
+    rows.sort(key=lambda r: (urgency(r[grade], r[freshness]), r[record]))
+    return columns, rows
 
 
 def sources(con: duckdb.DuckDBPyConnection, failing: bool = False) -> Result:
@@ -152,15 +154,19 @@ class Due:
     record_id: str
     source_id: str
     url: str
-    reason: str | None  # None: not due
+    why: DueReason | None  # None: not due
+    reason: str | None  # its words, with their figures ("failing (3 in a row): ...")
     next_due: datetime | None
     change_rate: float | None
+
+    def __post_init__(self) -> None:
+        if self.why is not None:
+            object.__setattr__(self, "why", DueReason(self.why))
 
 
 def due_sources(con: duckdb.DuckDBPyConnection) -> list[Due]:
     """Every source, with the reason a refresh --due now fetches it (None: it does not)."""
-    _, rows = run(con, "due_sources.sql")
-    return [Due(*row) for row in rows]
+    return rows_as(Due, con.execute(sql_file("due_sources.sql")))
 
 
 def has_record(con: duckdb.DuckDBPyConnection, record_id: str) -> bool:
@@ -274,7 +280,8 @@ def newest_changes(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
         return {}
     rows = con.execute(
         "SELECT record_id, arg_max(title, notification_id) FROM store.messages "
-        "WHERE kind = 'changed' GROUP BY record_id"
+        "WHERE kind = ? GROUP BY record_id",
+        [AlertKind.CHANGED],
     ).fetchall()
     return {record_id: title for record_id, title in rows}
 

@@ -8,7 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from extractors.values import Outcome, QuotedNumber, Render, StatusMention, Via, reading_hash
+from extractors.values import (
+    CheckOutcome,
+    Outcome,
+    QuotedNumber,
+    Render,
+    Role,
+    StatusMention,
+    Via,
+    reading_hash,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +34,7 @@ class SourceRow:
     record_id: str
     source_id: str
     url: str
-    role: str
+    role: Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +127,7 @@ class CheckRow:
     source_id: str
     snapshot_id: int
     quote: str
-    outcome: str
+    outcome: CheckOutcome
     found_text: str | None
     found_values: tuple[float, ...]
     closest_text: str | None = None

@@ -18,7 +18,7 @@ from flows.alerting.delivery import (
     raise_and_deliver,
     send,
 )
-from flows.alerting.messages import GRADE_RANK, changed_snapshots, evidence_messages
+from flows.alerting.messages import changed_snapshots, evidence_messages
 from flows.alerting.moves import (
     ClaimMove,
     ConditionMove,
@@ -34,7 +34,6 @@ from flows.alerting.report import Failure, RunReport, failures_by_url
 from flows.alerting.rules import source_alerts
 
 __all__ = [
-    "GRADE_RANK",
     "ClaimMove",
     "ConditionMove",
     "Failure",

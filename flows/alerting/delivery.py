@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from extractors.values import AlertKind
 from flows.alerting.messages import changed_snapshots, evidence_messages, review_by_messages
 from flows.alerting.rules import source_alerts
 from flows.catalog import AlertSettings, Settings, load_catalog, resolve_db
@@ -24,7 +25,7 @@ from flows.runtime import clock, progress
 from warehouse import alerts, keeping
 from warehouse.alerts import EvidenceState, Message
 from warehouse.db import session, transaction
-from warehouse.errors import EvidenceError
+from warehouse.errors import EvidenceError, first_line
 from warehouse.lock import refresh_lock
 
 
@@ -184,7 +185,7 @@ def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
     error = getattr(state, "message", None) or "the refresh flow failed"
     name = getattr(flow_run, "name", "?")
     message = Message(
-        kind="flow-failed",
+        kind=AlertKind.FLOW_FAILED,
         record_id=None,
         title=f"flow-failed: evidence-refresh run {name}",
         body=str(error)[:2000],
@@ -203,7 +204,7 @@ def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:
                 kept = True
                 deliver(db, urls, now)
         except Exception as e:  # the hook of a crash: it must not raise one of its own
-            progress(f"could not keep the failed run's message: {str(e).splitlines()[0]}")
+            progress(f"could not keep the failed run's message: {first_line(e)}")
     if not kept:
         for url in urls:
             ok, failure = send(url, message.title, message.body)

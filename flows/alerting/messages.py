@@ -9,13 +9,19 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from extractors.sentences import sentence_around
-from flows.alerting.moves import changed_figures, condition_moves, history_text, value_moves
+from extractors.values import AlertKind, CheckOutcome, Freshness, Grade
+from flows.alerting.moves import (
+    UNCHECKED,
+    changed_figures,
+    condition_moves,
+    history_text,
+    value_moves,
+)
 from flows.runtime import clock
 from warehouse.alerts import CheckState, EvidenceState, Message
 from warehouse.keeping import ReviewDate
 
 MAX_IN_TITLE = 3  # claims a `changed:` title names; its body names them all
-GRADE_RANK = {"documented": 3, "reported": 2, "unverified": 1, "contradicted": 0}
 
 
 def evidence_messages(
@@ -38,7 +44,7 @@ def evidence_messages(
         if record not in old_records:
             continue  # a record seen for the first time has nothing to fall from
         old_grade, old_freshness = old_records[record]
-        if GRADE_RANK.get(grade, 0) < GRADE_RANK.get(old_grade, 0):
+        if Grade(grade).rank < Grade(old_grade).rank:
             moved = _moved_checks(before, after, record)
             why = (
                 "\n".join(
@@ -53,17 +59,17 @@ def evidence_messages(
             by = f" ({', '.join(f'{c} on {s}' for c, s, _, _ in moved[:3])})" if moved else ""
             messages.append(
                 Message(
-                    "grade",
+                    AlertKind.GRADE,
                     record,
                     f"grade: {record} fell from {old_grade} to {grade}{by}",
                     f"Record: {record}\nGrade: {old_grade} -> {grade}\n{why}\n"
                     + _sources(record, urls),
                 )
             )
-        if freshness == "stale" and old_freshness != "stale":
+        if freshness == Freshness.STALE and old_freshness != Freshness.STALE:
             messages.append(
                 Message(
-                    "stale",
+                    AlertKind.STALE,
                     record,
                     f"stale: {record} is stale",
                     f"Record: {record}\nFreshness: {old_freshness} -> stale "
@@ -117,7 +123,7 @@ def evidence_messages(
         one = next(iter(sources)) if len(sources) == 1 else None
         messages.append(
             Message(
-                kind="changed",
+                kind=AlertKind.CHANGED,
                 record_id=record,
                 source_id=one,
                 title=f"changed: {record} {claims}",
@@ -132,7 +138,7 @@ def evidence_messages(
         )
         messages.append(
             Message(
-                kind="condition" if c.broke else "recovered",
+                kind=AlertKind.CONDITION if c.broke else AlertKind.RECOVERED,
                 record_id=c.record_id,
                 title=title,
                 body=f"Record: {c.record_id}\nClaim: {c.claim_id}\n"
@@ -144,7 +150,7 @@ def evidence_messages(
         if (record, source, _snapshot) not in before.held:
             messages.append(
                 Message(
-                    kind="review",
+                    kind=AlertKind.REVIEW,
                     record_id=record,
                     source_id=source,
                     title=f"review: {record} {source} page held for review",
@@ -157,7 +163,7 @@ def evidence_messages(
         if (record, source) not in before.shells:
             messages.append(
                 Message(
-                    kind="review",
+                    kind=AlertKind.REVIEW,
                     record_id=record,
                     source_id=source,
                     title=f"review: {record} {source} needs render: browser",
@@ -173,7 +179,7 @@ def review_by_messages(due: list[ReviewDate]) -> list[Message]:
     """One `review:` message per review_by date reached (the caller raises each once)."""
     return [
         Message(
-            kind="review",
+            kind=AlertKind.REVIEW,
             record_id=d.record_id,
             title=f"review: {d.record_id} "
             + (f"{d.claim_id} " if d.claim_id else "")
@@ -194,11 +200,11 @@ def _new_changes(
     found = []
     for key, check in after.checks.items():
         old = before.checks.get(key)
-        if check.outcome != "changed" or key[0] not in before.records:
+        if check.outcome != CheckOutcome.CHANGED or key[0] not in before.records:
             continue
         if (
             old is not None
-            and old.outcome == "changed"
+            and old.outcome == CheckOutcome.CHANGED
             and (old.values, old.found_status) == (check.values, check.found_status)
         ):
             continue
@@ -229,12 +235,12 @@ def _moved_checks(
     before: EvidenceState, after: EvidenceState, record: str
 ) -> list[tuple[str, str, str, str]]:
     """(claim, source, outcome before, outcome now) of the record's checks that moved."""
-    moved = []
+    moved: list[tuple[str, str, str, str]] = []
     for (rec, claim, source), check in sorted(after.checks.items()):
         if rec != record:
             continue
         old = before.checks.get((rec, claim, source))
-        was = old.outcome if old is not None else "unchecked"
+        was = old.outcome if old is not None else UNCHECKED
         if was != check.outcome:
             moved.append((claim, source, was, check.outcome))
     return moved

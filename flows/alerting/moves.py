@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from extractors.moves import bare_figures, moved_figures
+from extractors.values import CheckOutcome, Freshness, Grade
 from warehouse.alerts import CheckState, EvidenceState, ValueState
 
-UNCHECKED = "unchecked"
+UNCHECKED = "unchecked"  # a check's outcome before it had one
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +24,8 @@ class ClaimMove:
     claim_id: str
     source_id: str
     url: str
-    was: str  # the outcome before ("unchecked": none)
-    now: str
+    was: CheckOutcome | str  # the outcome before (UNCHECKED: none)
+    now: CheckOutcome
     figures: tuple[tuple[str, str], ...] = ()  # a `changed` check's, as written: before, now
 
     @property
@@ -44,8 +45,8 @@ class RecordMove:
     """A record whose grade or freshness moved (`was` None: graded for the first time)."""
 
     record_id: str
-    was: tuple[str, str] | None  # (grade, freshness)
-    now: tuple[str, str]
+    was: tuple[Grade, Freshness] | None
+    now: tuple[Grade, Freshness]
     claims: tuple[ClaimMove, ...] = ()
 
     def line(self) -> str:
@@ -202,12 +203,12 @@ def changed_figures(
 ) -> tuple[tuple[str, str], ...]:
     """A `changed` check's figures, as written before and now: the page's wording against
     the last one's (or the quote's); the bare numbers where the wording is not kept."""
-    if check.outcome != "changed":
+    if check.outcome != CheckOutcome.CHANGED:
         return ()
     if check.found_status is not None:  # a status claim: "open -> closed"
         was = (
             old.found_status
-            if old is not None and old.outcome == "changed" and old.found_status
+            if old is not None and old.outcome == CheckOutcome.CHANGED and old.found_status
             else check.claim_status or "(none)"
         )
         return ((was, check.found_status),) if was != check.found_status else ()
@@ -217,7 +218,7 @@ def changed_figures(
             return tuple(pairs)
     was = (
         _numbers(old.values)
-        if old is not None and old.outcome == "changed"
+        if old is not None and old.outcome == CheckOutcome.CHANGED
         else ", ".join(bare_figures(quote)) or "(none)"
     )
     is_ = _numbers(check.values)

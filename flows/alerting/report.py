@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flows.alerting.moves import ClaimMove, ConditionMove, RecordMove, ValueMove
+from warehouse.errors import first_line
 
 MAX_FAILED = 10  # failed sources named; `evidence sources --failing` lists every one
 MAX_FIRST = 10  # records graded for the first time named one by one; more are counted
@@ -29,12 +30,9 @@ class Failure:
     error: str | None
     sources: tuple[str, ...]  # "record/source"
 
-    @property
-    def first_line(self) -> str:
-        return (self.error or "").strip().splitlines()[0] if (self.error or "").strip() else ""
-
     def line(self) -> str:
-        why = f": {self.first_line}" if self.first_line else ""
+        reason = first_line(self.error or "")
+        why = f": {reason}" if reason else ""
         return f"{self.url} ({', '.join(self.sources)}): {self.outcome}{why}"
 
 

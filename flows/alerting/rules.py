@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from extractors.values import AlertKind
 from warehouse import alerts
 from warehouse.alerts import Message, SourceHealth
 from warehouse.db import Connection
@@ -52,7 +53,7 @@ def source_alerts(
 
 def _unreachable(h: SourceHealth, since: datetime) -> Message:
     return Message(
-        kind="unreachable",
+        kind=AlertKind.UNREACHABLE,
         record_id=h.record_id,
         source_id=h.source_id,
         title=f"unreachable: {h.record_id} {h.source_id} failed {h.consecutive_failures} "
@@ -66,7 +67,7 @@ def _unreachable(h: SourceHealth, since: datetime) -> Message:
 
 def _recovered(h: SourceHealth, failures: int, since: datetime, now: datetime) -> Message:
     return Message(
-        kind="recovered",
+        kind=AlertKind.RECOVERED,
         record_id=h.record_id,
         source_id=h.source_id,
         title=f"recovered: {h.record_id} {h.source_id} answers again",

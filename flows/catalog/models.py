@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 from extractors.conditions import Amount, Condition, Expect
-from extractors.values import Render, Status
+from extractors.values import Render, Role, Status
 from flows.catalog.messages import did_you_mean
 from warehouse.errors import ConfigError
 
@@ -242,7 +242,7 @@ class Settings(_Strict):
 class SourceConfig(_Strict):
     id: Slug | None = None
     url: Annotated[str, BeforeValidator(lambda v: check_url(str(v)))]
-    role: Literal["primary", "third-party"]
+    role: Literal[Role.PRIMARY, Role.THIRD_PARTY]  # a Literal: the schema's and errors' words
     obey_robots: bool | None = None
     expect_redirect: bool = False
     render: Render | None = None  # None: settings' fetch.render

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from warehouse.errors import ConfigError
+from warehouse.errors import ConfigError, first_line
 
 MAX_YAML_NODES = 100_000
 MAX_YAML_BYTES = 4_000_000  # a config file past this is data, not a catalog someone writes
@@ -91,7 +91,7 @@ def load_yaml(
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        problem = getattr(e, "problem", None) or first_line(e)
         raise ConfigError(
             str(path),
             f"unparseable YAML: {problem}: check indentation, colons and quotes",

@@ -1,10 +1,12 @@
 """The commands below the command line, one module each, imported by the CLI only when
 it runs that command (a read command never imports Prefect): a one-off refresh (`run`),
 `serve`, `gc`, `reextract`, `suggest`, `export`, the catalog checked offline (`check`,
-`plan`, both reading it through `offline`), and the catalog kept (`review`, `update`). They
-sit above the flow, which two of them run; nothing in flows/ imports them."""
+`plan`, both reading it through `offline`), and the catalog kept (`review`, `accept`,
+`update`). They sit above the flow, which two of them run; nothing in flows/ imports
+them."""
 
 __all__ = [
+    "accept",
     "check",
     "export",
     "gc",

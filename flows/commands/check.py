@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from extractors.values import CheckOutcome
 from flows.catalog import check_catalog
 from flows.commands.offline import (
     DOUBTFUL,
@@ -68,7 +69,7 @@ class CheckReport:
         if claim.doubted:
             level = "error" if claim.broken or self.strict else "warning"
             said = "; ".join(_said(s) for s in claim.sources if s.outcome in DOUBTFUL)
-            held = [s.source_id for s in claim.sources if s.outcome == "confirmed"]
+            held = [s.source_id for s in claim.sources if s.outcome == CheckOutcome.CONFIRMED]
             tail = f"; confirmed on {', '.join(held)}" if held else ""
             out.append(
                 Problem(
@@ -110,19 +111,19 @@ class CheckReport:
 
     def counts(self) -> dict[str, int]:
         """Checks (claim x source) by outcome, of the files reported on."""
-        counts = dict.fromkeys(("confirmed", "changed", "absent", UNCHECKED), 0)
+        counts = dict.fromkeys([*CheckOutcome, UNCHECKED], 0)
         for record in self.records:
             if self._wanted(record.file):
                 for claim in record.claims:
                     for s in claim.sources:
-                        counts[s.outcome] += 1
+                        counts[s.outcome or UNCHECKED] += 1
         return counts
 
 
 def _said(s: SourceOutcome) -> str:
-    if s.outcome == "changed" and s.found_status:
+    if s.outcome == CheckOutcome.CHANGED and s.found_status:
         return f"changed on {s.source_id} ({s.role}): the page says {s.found_status!r}"
-    if s.outcome == "changed" and s.found_text:
+    if s.outcome == CheckOutcome.CHANGED and s.found_text:
         return f"changed on {s.source_id} ({s.role}): the page says {s.found_text!r}"
     return f"{s.outcome} on {s.source_id} ({s.role})"
 

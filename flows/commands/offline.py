@@ -17,8 +17,8 @@ from pathlib import Path
 from extractors.claim_values import ClaimValue, check_status_claim, claim_value, quote_value
 from extractors.claims import match_claim, normalize_text
 from extractors.conditions import ConditionResult, SourceValue, evaluate_condition
-from extractors.grading import Grade, grade_claim, grade_record
-from extractors.values import ClaimCheck, Status
+from extractors.grading import grade_claim, grade_record
+from extractors.values import CheckOutcome, ClaimCheck, Grade, Role, Status
 from flows.catalog import Catalog, ClaimConfig, Record, SourceConfig
 from flows.runtime import clock
 from warehouse.db import session
@@ -32,8 +32,8 @@ from warehouse.evidence import (
     stored_values,
 )
 
-UNCHECKED = "unchecked"  # no snapshot of the source is stored
-DOUBTFUL = ("changed", "absent")
+UNCHECKED = "unchecked"  # said of a source with no snapshot stored
+DOUBTFUL = (CheckOutcome.CHANGED, CheckOutcome.ABSENT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +41,8 @@ class SourceOutcome:
     """One claim against one source's newest stored snapshot."""
 
     source_id: str
-    role: str
-    outcome: str  # confirmed | changed | absent | unchecked
+    role: Role
+    outcome: CheckOutcome | None  # None: no snapshot of the source is stored
     found_text: str | None = None
     found_values: tuple[float, ...] = ()
     found_status: str | None = None
@@ -63,7 +63,7 @@ class ClaimResult:
     @property
     def broken(self) -> bool:
         """`changed` or `absent` on every primary that has a snapshot (one at least)."""
-        seen = [s.outcome for s in self.sources if s.role == "primary" and s.outcome != UNCHECKED]
+        seen = [s.outcome for s in self.sources if s.role == Role.PRIMARY and s.outcome]
         return bool(seen) and all(o in DOUBTFUL for o in seen)
 
     @property
@@ -71,13 +71,13 @@ class ClaimResult:
         """`changed` on some source, or `absent` on one while no primary confirms it (a
         quote absent from one of several pages is common; another figure is news)."""
         outcomes = {s.outcome for s in self.sources}
-        return "changed" in outcomes or (
-            "absent" in outcomes and self.grade is not Grade.DOCUMENTED
+        return CheckOutcome.CHANGED in outcomes or (
+            CheckOutcome.ABSENT in outcomes and self.grade is not Grade.DOCUMENTED
         )
 
     @property
     def checked(self) -> bool:
-        return any(s.outcome != UNCHECKED for s in self.sources)
+        return any(s.outcome is not None for s in self.sources)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,21 +195,21 @@ def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
                 else evidence.known.get((snap.content_hash, claim.quote, claim.status))
             )
             if check is None:
-                outcomes.append(SourceOutcome(source.source_id, source.role, UNCHECKED))
+                outcomes.append(SourceOutcome(source.source_id, source.role, None))
                 continue
             outcomes.append(
                 SourceOutcome(
                     source.source_id,
                     source.role,
-                    check.outcome.value,
+                    check.outcome,
                     check.found_text,
                     tuple(check.found_values),
                     check.found_status.value if check.found_status else None,
                 )
             )
-            if source.role == "primary" and claim.expect is not None:
+            if source.role == Role.PRIMARY and claim.expect is not None:
                 values.append(_source_value(record.id, claim, source.source_id, check, evidence))
-        grade = grade_claim((o.role, o.outcome) for o in outcomes if o.outcome != UNCHECKED)
+        grade = grade_claim((o.role, o.outcome) for o in outcomes if o.outcome is not None)
         condition = None if claim.expect is None else _condition(claim, values, evidence.now)
         claims.append(
             ClaimResult(

@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from extractors.grading import Grade
+from extractors.values import CheckOutcome, Grade
 from flows.catalog import Record, check_catalog
 from flows.commands.offline import (
     UNCHECKED,
@@ -145,7 +145,9 @@ def _record_change(
                 keys=keys,
                 grade_before=_grade(before_claims.get(cid)),
                 grade_after=_grade(result),
-                outcomes=tuple((s.source_id, s.outcome) for s in result.sources) if result else (),
+                outcomes=tuple((s.source_id, s.outcome or UNCHECKED) for s in result.sources)
+                if result
+                else (),
                 absent_everywhere=new_quote and result is not None and _absent_everywhere(result),
             )
         )
@@ -178,8 +180,8 @@ def _grade(result: ClaimResult | None) -> str | None:
 
 
 def _absent_everywhere(result: ClaimResult) -> bool:
-    seen = [s.outcome for s in result.sources if s.outcome != UNCHECKED]
-    return bool(seen) and all(o == "absent" for o in seen)
+    seen = [s.outcome for s in result.sources if s.outcome is not None]
+    return bool(seen) and all(o == CheckOutcome.ABSENT for o in seen)
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:

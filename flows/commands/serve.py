@@ -2,7 +2,8 @@
 
 With PREFECT_API_URL set it serves against that server. Without it, Prefect's temporary
 server cannot schedule ("Cannot schedule flows on an ephemeral server"), so a local
-Prefect server runs for as long as this does: SIGTERM or Ctrl-C stop everything.
+Prefect server runs for as long as this does (`local_server`, a child that dies with
+it): SIGTERM or Ctrl-C stop everything.
 """
 
 from __future__ import annotations
@@ -12,9 +13,16 @@ import hashlib
 import logging
 import os
 import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from flows.runtime import configure_prefect, local_server, progress
+from flows.runtime import configure_prefect, progress
+from flows.runtime.processes import die_with_parent, free_port, stop_child, wait_healthy
+
+SERVER_START_TIMEOUT_S = 120.0  # a full `prefect server` takes longer than the temporary one
 
 
 def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
@@ -47,6 +55,44 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
         pass  # (Prefect's serve returns on one itself, or lets it through)
     progress("stopped")  # serving ends only when it is stopped
     return 0
+
+
+@contextmanager
+def local_server(log_path: Path) -> Iterator[str]:
+    """A full `prefect server` on 127.0.0.1 for as long as the block runs (one that
+    schedules, unlike the temporary one); yields its API URL."""
+    port = free_port()
+    api_url = f"http://127.0.0.1:{port}/api"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "ab") as log:
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "prefect",
+                "server",
+                "start",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            preexec_fn=die_with_parent,
+        )
+    try:
+        wait_healthy(
+            api_url,
+            SERVER_START_TIMEOUT_S,
+            lambda: child.poll() is not None,
+            "the Prefect server",
+            lambda: f"; see {log_path}",
+        )
+        yield api_url
+    finally:
+        stop_child(child)
 
 
 def _not_cancelled(record: logging.LogRecord) -> bool:

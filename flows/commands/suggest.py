@@ -10,7 +10,7 @@ from pathlib import Path
 from extractors.candidates import candidates
 from extractors.encoding import decode_body
 from extractors.page import extract_page
-from extractors.values import Render
+from extractors.values import Render, Role
 from flows.catalog import (
     FetchSettings,
     Record,
@@ -26,7 +26,7 @@ from warehouse.errors import ConfigError, EvidenceError
 
 
 def suggest(
-    url: str, fetch: FetchSettings, role: str = "primary", render: str | None = None
+    url: str, fetch: FetchSettings, role: Role = Role.PRIMARY, render: str | None = None
 ) -> str:
     """The YAML of a record for the page at `url`: its source and candidate claims, best
     first, each with its parsed figure or status as a comment."""
@@ -39,7 +39,7 @@ def add_to_record(
     config_dir: Path,
     url: str,
     fetch: FetchSettings,
-    role: str = "third-party",
+    role: Role = Role.THIRD_PARTY,
     render: str | None = None,
 ) -> str:
     """Add the page at `url` as a source of `record`, in its file, keeping the file's
@@ -55,7 +55,7 @@ def add_to_record(
     del title
     before = path.read_text(encoding="utf-8")
     file = RecordFile(path, record.id, before)
-    source = {"id": source_id, "url": url, "role": role}
+    source = {"id": source_id, "url": url, "role": role.value}
     if render is Render.BROWSER:
         source["render"] = "browser"
     file.add_source(source)
@@ -103,7 +103,7 @@ def _read(url: str, fetch: FetchSettings, render: str | None) -> tuple[str | Non
 def record_yaml(
     url: str,
     title: str | None,
-    role: str,
+    role: Role,
     render: str,
     found: list,
     now: datetime,

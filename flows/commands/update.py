@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractors.statuses import extract_statuses
+from extractors.values import CheckOutcome, Role
 from flows.catalog import (
     Catalog,
     RecordFile,
@@ -123,7 +124,7 @@ def _choose(checks: list[CurrentCheck], claim_id: str, source_id: str | None) ->
                 + (f"; checked on: {', '.join(sorted(known))}" if known else "")
             )
         check = named[0]
-        if check.outcome == "confirmed":
+        if check.outcome == CheckOutcome.CONFIRMED:
             raise EvidenceError(
                 f"{claim_id} is confirmed on {source_id}: its quote is on the page, nothing to take"
             )
@@ -135,19 +136,23 @@ def _choose(checks: list[CurrentCheck], claim_id: str, source_id: str | None) ->
         return check
     if not checks:
         raise EvidenceError(f"{claim_id} has no checked page yet: run `evidence refresh` first")
-    agree = [c.source_id for c in checks if c.role == "primary" and c.outcome == "confirmed"]
+    agree = [
+        c.source_id
+        for c in checks
+        if c.role == Role.PRIMARY and c.outcome == CheckOutcome.CONFIRMED
+    ]
     if agree:
         raise EvidenceError(
             f"{claim_id} is confirmed on its primary source {agree[0]}: nothing to take "
             "(--source SOURCE takes another page's wording all the same)"
         )
-    for role in ("primary", "third-party"):
+    for role in Role:
         mine = [c for c in checks if c.role == role]
-        for c in [c for c in mine if c.outcome == "changed" and c.found_text] + [
-            c for c in mine if c.outcome != "confirmed" and c.closest_text
+        for c in [c for c in mine if c.outcome == CheckOutcome.CHANGED and c.found_text] + [
+            c for c in mine if c.outcome != CheckOutcome.CONFIRMED and c.closest_text
         ]:
             return c
-    if all(c.outcome == "confirmed" for c in checks):
+    if all(c.outcome == CheckOutcome.CONFIRMED for c in checks):
         raise EvidenceError(f"{claim_id} is confirmed on every page: nothing to take")
     raise EvidenceError(
         f"no page has a passage near the quote of {claim_id}: write the new quote by hand "

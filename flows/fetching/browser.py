@@ -54,6 +54,7 @@ from flows.fetching.guard import AddressGuard
 from flows.fetching.http import NOT_HTTP_ERRORS, failed, send, tls_context
 from flows.fetching.redirects import WEB_SCHEMES, Redirects
 from flows.runtime import progress
+from warehouse.errors import first_line
 from warehouse.pause import pause_point
 
 if TYPE_CHECKING:
@@ -613,5 +614,4 @@ def _classify(message: str) -> Outcome:
 
 
 def _describe(error: BaseException) -> str:
-    text = str(error).strip() or type(error).__name__
-    return text.splitlines()[0][:500]
+    return first_line(error)[:500]

@@ -22,6 +22,7 @@ from flows.catalog import ArchiveSettings, FetchSettings
 from flows.runtime import progress
 from warehouse import archive
 from warehouse.db import Connection, session
+from warehouse.errors import first_line
 from warehouse.pause import pause_point
 
 TIMEOUT_S = 15.0  # per request to the archive
@@ -89,7 +90,7 @@ def _send(
     try:
         response = client.post(f"{base}/save", data={"url": capture.url})
     except (httpx.HTTPError, httpx.InvalidURL) as e:
-        return _retry(con, capture, now, f"archive did not answer: {_first_line(e)}")
+        return _retry(con, capture, now, f"archive did not answer: {first_line(e)}")
     if response.status_code == 429:
         wait = _retry_after(response.headers.get("Retry-After"))
         archive.later(con, capture.capture_id, now + wait, "429 from the archive", again=True)
@@ -113,7 +114,7 @@ def _ask(
     try:
         response = client.get(f"{base}/save/status/{capture.job_id}")
     except (httpx.HTTPError, httpx.InvalidURL) as e:
-        archive.later(con, capture.capture_id, now + POLL_AFTER, _first_line(e), again=False)
+        archive.later(con, capture.capture_id, now + POLL_AFTER, first_line(e), again=False)
         return 0
     status = _json(response)
     when = _timestamp(status.get("timestamp"))
@@ -160,7 +161,3 @@ def _json(response: httpx.Response) -> dict:
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
-
-
-def _first_line(e: BaseException) -> str:
-    return (str(e).strip().splitlines() or [type(e).__name__])[0]

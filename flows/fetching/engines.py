@@ -245,7 +245,7 @@ class Engine:
             async with asyncio.timeout(CONNECT_TIMEOUT_S):
                 self._browser = await self._start()
         except (Error, TimeoutError, OSError) as e:
-            self.unavailable = f"{self.endpoint} does not answer ({_first_line(e)})"
+            self.unavailable = f"{self.endpoint} does not answer ({_playwright_reason(e)})"
 
     async def _start(self) -> Browser:
         chromium = self.playwright.chromium
@@ -283,7 +283,7 @@ async def close_quietly(closable: object) -> None:
             await closable.close()  # type: ignore[attr-defined]
 
 
-def _first_line(error: BaseException) -> str:
+def _playwright_reason(error: BaseException) -> str:
     """The reason in a Playwright error, without its call log or its boxed advice."""
     lines = [ln.strip() for ln in str(error).splitlines() if ln.strip()]
     if not lines:

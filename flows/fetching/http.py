@@ -27,6 +27,7 @@ from flows.fetching.attempts import Answer, FetchFailed, FetchRequest
 from flows.fetching.bodies import ACCEPT_ENCODING, read_body
 from flows.fetching.guard import AddressGuard
 from flows.fetching.redirects import REDIRECT_STATUSES, Redirects
+from warehouse.errors import first_line
 
 if TYPE_CHECKING:
     from flows.catalog import FetchSettings
@@ -223,5 +224,4 @@ def _classify(error: Exception) -> Outcome:
 
 
 def _describe(error: BaseException) -> str:
-    text = str(error).strip() or type(error).__name__
-    return text.splitlines()[0][:500]
+    return first_line(error)[:500]

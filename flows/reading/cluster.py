@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flows.runtime import progress
-from warehouse.errors import ConfigError, EvidenceError
+from warehouse.errors import ConfigError, EvidenceError, first_line
 
 if TYPE_CHECKING:
     from flows.catalog import Settings
@@ -83,5 +83,5 @@ def _runner_class(config_dir: Path) -> Any:
 
 
 def unreachable(address: str | None, error: BaseException) -> str:
-    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    reason = first_line(error)
     return f"the Dask scheduler at {address} does not answer ({reason}); nothing was written"

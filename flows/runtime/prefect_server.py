@@ -6,30 +6,24 @@ temporary server of their own. Left to itself, Prefect starts its temporary serv
 inside the process at the flow's first API call, then waits for it with nothing else to
 do. Here the temporary server (uvicorn on Prefect's app factory, the UI off) is started
 as a child process before Prefect is imported and the catalog read, so its start-up
-overlaps them; the run waits for it only at its first call. `serve` needs a server that
-schedules, so without a configured API it starts a local `prefect server` for as long as
-it serves. Every child but the shared server dies with this process (PR_SET_PDEATHSIG)
-and is stopped on exit.
+overlaps them; the run waits for it only at its first call. The temporary server dies
+with this process (PR_SET_PDEATHSIG) and is stopped on exit.
 """
 
 from __future__ import annotations
 
-import ctypes
 import importlib.util
 import os
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from flows.runtime import shared_server
+from flows.runtime.processes import die_with_parent, free_port, stop_child, wait_healthy
 from warehouse.errors import EvidenceError
 
 # Set before Prefect is imported, never over the user's own settings.
@@ -46,8 +40,6 @@ PREFECT_DEFAULTS = {
     "PREFECT_RESULTS_PERSIST_BY_DEFAULT": "false",
 }
 START_TIMEOUT_S = 90.0
-SERVER_START_TIMEOUT_S = 120.0  # a full `prefect server` (serve) takes longer
-_PR_SET_PDEATHSIG = 1
 _PORT_IN_USE = 3  # uvicorn's exit code when the port is taken
 
 
@@ -58,44 +50,6 @@ def configure_prefect(verbose: bool = False) -> None:
     if verbose:
         os.environ["PREFECT_LOGGING_LEVEL"] = "INFO"
         os.environ["PREFECT_LOGGING_ROOT_LEVEL"] = "WARNING"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def die_with_parent() -> None:
-    """In a child before exec: SIGTERM when the parent dies; a process group of its own."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
-    os.setsid()
-
-
-def healthy(api_url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
-
-
-def stop_child(child: subprocess.Popen, grace_s: float = 20.0) -> None:
-    """SIGTERM the child's process group; SIGKILL it if it is still there after grace_s."""
-    if child.poll() is not None:
-        return
-    try:
-        os.killpg(child.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    try:
-        child.wait(timeout=grace_s)
-    except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait(timeout=10)
 
 
 class TemporaryServer:
@@ -155,26 +109,26 @@ class TemporaryServer:
         )
 
         assert self.child is not None, "start() first (and not stopped)"
-        deadline = time.monotonic() + timeout_s
         while not self._ready:
-            if healthy(self.api_url):
-                self._ready = True
-                # No flow-run heartbeats: they let a lasting server mark crashed runs, and
-                # this server ends with the run (the flow's end would wait for the
-                # heartbeat thread to wake).
-                updates = {PREFECT_API_URL: self.api_url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}
-                self._settings.enter_context(temporary_settings(updates=updates))
-                return
-            if self.child.poll() == _PORT_IN_USE:  # taken between our probe and its bind
-                self.start()
-            elif self.child.poll() is not None:
-                raise EvidenceError(f"the temporary Prefect server exited at start: {self._tail()}")
-            if time.monotonic() > deadline:
-                raise EvidenceError(
-                    f"the temporary Prefect server did not start in {timeout_s:.0f} s: "
-                    f"{self._tail()}"
+            try:
+                wait_healthy(
+                    self.api_url,
+                    timeout_s,
+                    self._exited,
+                    "the temporary Prefect server",
+                    lambda: f": {self._tail()}",
                 )
-            time.sleep(0.05)
+            except EvidenceError:
+                if self.child.poll() != _PORT_IN_USE:
+                    raise
+                self.start()  # its port was taken between our probe and its bind
+                continue
+            self._ready = True
+            # No flow-run heartbeats: they let a lasting server mark crashed runs, and this
+            # server ends with the run (the flow's end would wait for the heartbeat thread
+            # to wake).
+            updates = {PREFECT_API_URL: self.api_url, PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}
+            self._settings.enter_context(temporary_settings(updates=updates))
 
     def stop(self) -> None:
         """Stop the server (idempotent), once Prefect has handed it what it still holds."""
@@ -186,6 +140,9 @@ class TemporaryServer:
             stop_child(self.child, grace_s=5.0)
             self.child = None
         self._log.close()
+
+    def _exited(self) -> bool:
+        return self.child is None or self.child.poll() is not None
 
     def _tail(self) -> str:
         self._log.seek(0)
@@ -338,41 +295,3 @@ def _temporary() -> Iterator[TemporaryServer | _Configured]:
             yield server
     finally:
         server.stop()
-
-
-@contextmanager
-def local_server(log_path: Path) -> Iterator[str]:
-    """A full `prefect server` on 127.0.0.1 for as long as the block runs (one that
-    schedules, unlike the temporary one); yields its API URL."""
-    port = free_port()
-    api_url = f"http://127.0.0.1:{port}/api"
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "ab") as log:
-        child = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "prefect",
-                "server",
-                "start",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            preexec_fn=die_with_parent,
-        )
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-        while not healthy(api_url):
-            if child.poll() is not None:
-                raise EvidenceError(f"the Prefect server exited at start; see {log_path}")
-            if time.monotonic() > deadline:
-                raise EvidenceError(f"the Prefect server did not start in time; see {log_path}")
-            time.sleep(0.5)
-        yield api_url
-    finally:
-        stop_child(child)

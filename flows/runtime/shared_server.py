@@ -19,7 +19,6 @@ import argparse
 import fcntl
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -31,9 +30,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from flows.runtime.processes import alive, free_port, healthy, stop_process, wait_healthy
+
 IDLE_S = 900.0
 STATE = "evidence-server.json"
 START_TIMEOUT_S = 120.0
+STOP_GRACE_S = 15.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +76,6 @@ def home() -> Path:
 
 def find() -> Running | None:
     """The shared server of this PREFECT_HOME, when it is running and answers."""
-    from flows.runtime.prefect_server import healthy
-
     running = _read_state()
     if running is None or not _ours(running.pid):
         return None
@@ -99,8 +99,6 @@ def _state_lock() -> Iterator[None]:
 def ensure() -> tuple[Running, bool]:
     """The shared server, found or started now (not yet answering then: see `wait`);
     whether it was started."""
-    from flows.runtime.prefect_server import free_port
-
     with _state_lock():
         running = _read_state()
         if running is not None and _ours(running.pid):
@@ -108,7 +106,7 @@ def ensure() -> tuple[Running, bool]:
                 # Running: answering now, or starting (another command started it) or
                 # busy; `wait` waits for it either way, and never stops it.
                 return running, False
-            _stop_pid(running.pid)  # a server of another Prefect: replaced
+            stop_process(running.pid, STOP_GRACE_S)  # a server of another Prefect: replaced
         port = free_port()
         command = [sys.executable, "-m", "flows.runtime.shared_server", "--port", str(port)]
         with open(home() / "evidence-server.log", "ab") as log:
@@ -127,21 +125,13 @@ def ensure() -> tuple[Running, bool]:
 
 def wait(running: Running, timeout_s: float = START_TIMEOUT_S) -> None:
     """Until the server answers (it was just started), or a one-line error."""
-    from flows.runtime.prefect_server import healthy
-    from warehouse.errors import EvidenceError
-
-    deadline = time.monotonic() + timeout_s
-    while not healthy(running.api_url):
-        if not _ours(running.pid):
-            raise EvidenceError(
-                f"the local Prefect server exited at start; see {home() / 'evidence-server.log'}"
-            )
-        if time.monotonic() > deadline:
-            raise EvidenceError(
-                f"the local Prefect server did not start in {timeout_s:.0f} s; see "
-                f"{home() / 'evidence-server.log'}"
-            )
-        time.sleep(0.05)
+    wait_healthy(
+        running.api_url,
+        timeout_s,
+        lambda: not _ours(running.pid),
+        "the local Prefect server",
+        lambda: f"; see {home() / 'evidence-server.log'}",
+    )
 
 
 def stop() -> Running | None:
@@ -151,47 +141,21 @@ def stop() -> Running | None:
         if running is None or not _ours(running.pid):
             _remove_state()
             return None
-        _stop_pid(running.pid)
+        stop_process(running.pid, STOP_GRACE_S)
         _remove_state()
         return running
-
-
-def _stop_pid(pid: int, grace_s: float = 15.0) -> None:
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + grace_s
-    while _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if _alive(pid):
-        os.kill(pid, signal.SIGKILL)
 
 
 def _ours(pid: int) -> bool:
     """Whether `pid` is a shared server still running (not a process that took its pid
     since: after a reboot, a state file can name anything)."""
-    if not _alive(pid):
+    if not alive(pid):
         return False
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             return b"flows.runtime.shared_server" in f.read()
     except OSError:
         return False
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie (a child of this process that exited) is gone
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return True
 
 
 def _prefect_version() -> str:

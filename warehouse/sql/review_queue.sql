@@ -2,15 +2,10 @@
 -- the catalog"): broken `error` conditions, claims `changed` or `absent` on a primary, broken
 -- `warn` conditions, pages held for review or needing a browser, unreachable sources,
 -- records stale or past review_by. Within a kind, records come in the order of
--- `evidence status` and the site's index.
-WITH record_order AS (
-    SELECT record_id,
-           CASE WHEN grade = 'contradicted' THEN 0 WHEN freshness <> 'fresh' THEN 1 ELSE 2 END
-               AS o1,
-           CASE grade WHEN 'contradicted' THEN 0 WHEN 'unverified' THEN 1
-                      WHEN 'reported' THEN 2 ELSE 3 END AS o2,
-           stale_on, freshness
-    FROM record_status
+-- `evidence status` and the site's index: warehouse/keeping.py orders the rows by `rank`,
+-- then by that, then within a record by `pos1`, `pos2` and `kind`.
+WITH graded AS (
+    SELECT record_id, grade, freshness, stale_on FROM record_status
 ), moved AS (      -- claims changed or absent on a primary page that counts
     SELECT k.record_id, k.claim_id, k.source_id, k.outcome, k.found_text, k.found_values,
            k.closest_text, k.found_status, c.quote, c.status, k.snapshot_id,
@@ -107,7 +102,7 @@ WITH record_order AS (
     UNION ALL
     SELECT 5, record_id, NULL, NULL, 'stale', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            stale_on, -1, 0
-    FROM record_order WHERE freshness = 'stale'
+    FROM graded WHERE freshness = 'stale'
     UNION ALL
     SELECT 5, d.record_id, d.claim_id, NULL, 'review-by', NULL, NULL, NULL, NULL, NULL, NULL,
            NULL, NULL, d.review_by::TIMESTAMPTZ, coalesce(c.position, -1), 1
@@ -119,8 +114,8 @@ WITH record_order AS (
     WHERE d.review_by <= (evidence_now() AT TIME ZONE 'UTC')::DATE AND u.record_id IS NULL
 )
 SELECT i.rank, i.record_id, i.subject, i.source_id, i.kind, i.quote, i.status, i.found_text,
-       i.found_values, i.closest_text, i.found_status, i.detail, i.failures, i.since, f.config_file
+       i.found_values, i.closest_text, i.found_status, i.detail, i.failures, i.since,
+       f.config_file, g.grade, g.freshness, i.pos1, i.pos2
 FROM items i
-JOIN record_order o USING (record_id)
-LEFT JOIN store.records f USING (record_id)
-ORDER BY i.rank, o.o1, o.o2, i.record_id, i.pos1, i.pos2, i.kind;
+JOIN graded g USING (record_id)
+LEFT JOIN store.records f USING (record_id);

@@ -1,0 +1,24 @@
+"""`evidence accept ID SOURCE`: let the pages of a source held for review count, then
+grade every record again against the stored pages (no fetch)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flows.runtime import clock
+from warehouse import store
+from warehouse.db import session
+from warehouse.errors import EvidenceError
+
+
+def accept_held(db: Path, record_id: str, source_id: str) -> int:
+    """Accept every page of the source held for review, and grade again; how many were
+    held (none is a one-line error)."""
+    now = clock.now()
+    with session(db, now=now) as con:
+        accepted = store.accept_review(con, record_id, source_id, now)
+        if accepted:
+            store.grade_all(con)
+    if not accepted:
+        raise EvidenceError(f"nothing of {record_id}/{source_id} is held for review")
+    return accepted

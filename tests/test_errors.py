@@ -1,0 +1,42 @@
+"""One way to say an error in one line, safe on an error that says nothing, and no module
+that writes its own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from warehouse.errors import first_line
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (ValueError("no such file\n  at line 3"), "no such file"),
+        (ValueError("\n  leading blank lines\nthen more"), "leading blank lines"),
+        (ValueError(""), "ValueError"),
+        (TimeoutError(), "TimeoutError"),
+        (RuntimeError(" \n "), "RuntimeError"),
+        ("HTTP 404\nbody", "HTTP 404"),
+        ("", ""),
+        ("   ", ""),
+    ],
+)
+def test_first_line(error: BaseException | str, said: str) -> None:
+    assert first_line(error) == said
+
+
+HAND_WRITTEN = re.compile(r"splitlines\(\)\[0\]|splitlines\(\) or \[|split\(\"\\n\"\)\[0\]")
+
+
+def test_no_module_writes_its_own_first_line() -> None:
+    for layer in ("flows", "cli", "warehouse"):
+        for path in (ROOT / layer).rglob("*.py"):
+            if path == ROOT / "warehouse" / "errors.py":
+                continue
+            source = path.read_text(encoding="utf-8")
+            assert not HAND_WRITTEN.search(source), f"{path.relative_to(ROOT)}: use first_line"
