@@ -34,9 +34,9 @@ browser: $(STAMP)
 	          apt-get install -y -qq chromium >/dev/null 2>&1; } \
 	  || echo "make: no browser could be installed; browser tests skip (in CI they fail)"
 
-# Two workers: most of the suite waits on servers, subprocesses and browsers.
+# Four workers on two cores: most of the suite waits on servers, subprocesses and browsers.
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 4
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

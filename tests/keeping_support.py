@@ -4,7 +4,9 @@ review` and `evidence update`."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import shutil
 import textwrap
 import zlib
 from datetime import UTC, datetime
@@ -36,6 +38,18 @@ class Kept:
         self.states: dict = {}
         self.runs = 0
         self.now = T0  # the time of the newest refresh
+
+    def copy_to(self, root: Path) -> Kept:
+        """The same catalog and database under another root (a test's own copy)."""
+        shutil.copytree(self.config, root / "config")
+        for stored in self.root.glob("w.duckdb*"):
+            shutil.copy(stored, root / stored.name)
+        other = copy.copy(self)
+        other.states = copy.deepcopy(self.states)
+        other.root, other.config, other.db = root, root / "config", root / "w.duckdb"
+        other.file = other.config / "records" / "r.yaml"
+        (other.config / "settings.yaml").write_text(f"database: {other.db}\n")
+        return other
 
     def args(self, *argv: str) -> list[str]:
         return [*argv, "--config", str(self.config), "--db", str(self.db)]

@@ -44,14 +44,20 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + timedelta(days=1)).isoformat())
 
 
-@pytest.fixture
-def kept(tmp_path: Path) -> Kept:
-    k = Kept(tmp_path, RECORD)
+@pytest.fixture(scope="module")
+def two_days(tmp_path_factory: pytest.TempPathFactory) -> Kept:
+    """Two refreshes, made once for the module: the primary's figure moved on day two."""
+    k = Kept(tmp_path_factory.mktemp("two-days"), RECORD)
     k.refresh({"own": OLD, "blog": OLD})
     assert k.record() == ("documented", "fresh")
     k.refresh({"own": NEW, "blog": OLD}, T0 + timedelta(days=1))
     assert k.record()[0] == "contradicted"
     return k
+
+
+@pytest.fixture
+def kept(two_days: Kept, tmp_path: Path) -> Kept:
+    return two_days.copy_to(tmp_path)
 
 
 def test_review_says_what_moved_since_when_and_the_command(
