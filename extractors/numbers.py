@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from http import HTTPStatus
+from itertools import takewhile
 
 from extractors.counts import MORE, PLURAL, plural_level, unit_noun
 from extractors.counts import counted as count_phrase
@@ -41,7 +42,7 @@ from extractors.lexicon import (
     currency_code,
 )
 from extractors.sentences import split_sentences
-from extractors.subjects import subject_of
+from extractors.subjects import STOP_WORDS, subject_of
 from extractors.tables import (
     BareValue,
     ColumnUnit,
@@ -552,6 +553,8 @@ def _numbers_in(
             taken.append((start, end))
             hits.append((start, end, number))
     hits.extend(_shared_units(sentence, hits))
+    if "x" in sentence or "×" in sentence:
+        hits = _times_sized(sentence, hits)
     if _NAMING_HINT.search(folded):
         hits.extend(_named_before(sentence, hits))
     hits.sort(key=lambda h: h[0])
@@ -689,6 +692,35 @@ _SAME_RATE_AFTER = re.compile(
     r"\s*(?:/\s*|per\s+|a\s+)(?P<per>[A-Za-z]+)\b",
     re.I,
 )
+
+
+# So many of a thing of a size: "10 x 1 GB volumes", "8x 80GB GPUs"
+_TIMES_BEFORE = re.compile(rf"{_START}(?P<num>\d{{1,4}})\s?[x×]\s?$")
+_PHRASE_WORDS = re.compile(r"(?:\s+[A-Za-z][\w-]*){1,3}")
+
+
+def _times_sized(
+    sentence: str, hits: list[tuple[int, int, QuotedNumber]]
+) -> list[tuple[int, int, QuotedNumber]]:
+    """The hits, with the count of so many things of a size in place of a multiple."""
+    out = list(hits)
+    for start, end, n in hits:
+        if n.kind is not NumberKind.NUMBER or n.unit is None or n.unit.lower() == "x":
+            continue
+        m = _TIMES_BEFORE.search(sentence, max(0, start - 8), start)
+        after = _PHRASE_WORDS.match(sentence, end) if m is not None else None
+        if m is None or after is None:
+            continue
+        words = list(takewhile(lambda w: w.lower() not in STOP_WORDS, after.group().split()))
+        if not words or plural_level(words[-1]) != PLURAL:
+            continue
+        out = [h for h in out if not (h[0] <= m.start() < h[1])]  # "4x": not a multiple
+        value, unit = float(m["num"]), words[-1].lower()
+        count = QuotedNumber(
+            NumberKind.COUNT, value, m["num"], sentence, None, unit, subject=" ".join(words)
+        )
+        out.append((m.start(), m.start() + len(m["num"]), count))
+    return out
 
 
 # A figure that goes on from the one before it: "from $47 billion to $8 billion",

@@ -1059,3 +1059,39 @@ def test_what_a_figure_measures_in_the_clause_around_it(
     text: str, raw: str, subject: str | None
 ) -> None:
     assert one(text, raw).subject == subject
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("You get 10 x 1 GB volumes.", "10", "volumes"),
+        ("The node has 8 x 80GB GPUs.", "8", "gpus"),
+        ("Attach 2 x 500 GB disks.", "2", "disks"),
+        ("The instance ships with 4x 3.84 TB NVMe drives.", "4", "drives"),
+        ("Each worker gets 2 × 16 GB RAM sticks.", "2", "sticks"),
+        ("The server has 2x 1.92TB SSDs in RAID 1.", "2", "ssds"),
+        ("Order 3 x 10 Gbps ports for the rack.", "3", "ports"),
+        ("The plan bundles 5 x 100 GB buckets.", "5", "buckets"),
+        ("Each box holds 12 x 4 TB drives.", "12", "drives"),
+        ("You can mount 4 x 250 GB block volumes.", "4", "volumes"),
+        ("We tested 16 x 32 GB DIMMs.", "16", "dimms"),
+        ("The deal includes 6 x 2 TB backups per month.", "6", "backups"),
+    ],
+)
+def test_so_many_things_of_a_size_count_the_things(text: str, raw: str, unit: str) -> None:
+    found = extract_numbers(text, NOW)
+    n = next(n for n in found if n.raw == raw)
+    assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
+    assert not [m for m in found if m.unit == "x"]  # no multiple read as well
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Resize to 1920x1080 pixels for 2 GB images.",
+        "The 4x faster tier has 8 GB of RAM.",
+        "It is 3x 2 GB cheaper.",
+    ],
+)
+def test_a_multiple_or_a_resolution_counts_no_sized_things(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
