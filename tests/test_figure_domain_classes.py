@@ -1095,3 +1095,54 @@ def test_so_many_things_of_a_size_count_the_things(text: str, raw: str, unit: st
 )
 def test_a_multiple_or_a_resolution_counts_no_sized_things(text: str) -> None:
     assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "value", "unit"),
+    [
+        ("Seats: 3 included", 3, "seats"),
+        ("Awards: 25 per year, renewable.", 25, "awards"),
+        ("Slots available: 50", 50, "slots"),
+        ("Projects: 10 max", 10, "projects"),
+        ("Team members: 5 each", 5, "team members"),
+        ("Builds remaining: 12", 12, "builds"),
+        ("Fellowships awarded: 40", 40, "fellowships"),
+        ("- Collaborators: 3 free", 3, "collaborators"),
+        ("Concurrent jobs: 2 total", 2, "concurrent jobs"),
+        ("Credits granted: 500", 500, "credits"),
+        ("Grants: 15, renewable", 15, "grants"),
+        ("Sandboxes: 4 included.", 4, "sandboxes"),
+    ],
+)
+def test_a_labels_count_with_a_word_of_how_it_is_given(line: str, value: int, unit: str) -> None:
+    found = extract_numbers(line, NOW)
+    assert [(n.kind, n.value, n.unit) for n in found] == [(NumberKind.COUNT, value, unit)]
+
+
+@pytest.mark.parametrize(
+    "line", ["Models: Llama 3 included", "Version: 2 included", "Status: 2 remaining"]
+)
+def test_a_label_that_counts_nothing_stays_bare_with_such_a_word(line: str) -> None:
+    assert [n for n in extract_numbers(line, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("It has 3 NVIDIA A100 80GB GPUs.", "3", "nvidia a100 80gb gpus"),
+        ("We rented 8 H100 80GB SXM GPUs for a week.", "8", "h100 80gb sxm gpus"),
+        ("You get 2 A100 40GB GPUs per node.", "2", "a100 40gb gpus"),
+        ("Each node holds 8 A100 80 GB GPUs.", "8", "a100 80 gb gpus"),
+        ("The grant buys 16 L40S 48GB accelerators.", "16", "l40s 48gb accelerators"),
+        ("The lab runs 4 MI300X 192GB GPUs.", "4", "mi300x 192gb gpus"),
+        ("Each team gets 2 H200 141GB GPUs.", "2", "h200 141gb gpus"),
+        ("We bought 6 A6000 48GB cards.", "6", "a6000 48gb cards"),
+        ("Quota: 4 V100 32GB GPUs per user.", "4", "v100 32gb gpus"),
+        ("There are 12 A10G 24GB GPUs left.", "12", "a10g 24gb gpus"),
+        ("We trained on 64 TPU v4 32GB chips.", "64", "tpu v4 32gb chips"),
+        ("You can rent 2 A100 80GB GPUs hourly.", "2", "a100 80gb gpus"),
+    ],
+)
+def test_a_count_runs_past_the_memory_size_in_a_models_name(text: str, raw: str, unit: str) -> None:
+    n = next(n for n in extract_numbers(text, NOW) if n.raw.split()[0] == raw)
+    assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
