@@ -167,6 +167,14 @@ def _subject(sentence: str, start: int, end: int, kind: NumberKind, unit: str | 
             if words and words[-1].lower() in _MEASURES_PER:
                 return None  # "Storage beyond 5 GB is billed at": a bound, not the thing
             return " ".join(words) or None
+    if kind is NumberKind.MONEY and (
+        (per := re.search(r"(?:\bper\s+|/)(?P<what>[A-Za-z]+)$", raw))
+        and per["what"].lower() in _MEASURES_PER
+        and (thing := re.match(r"\s+for\s+(?:the\s+|your\s+|its\s+)?", after))
+    ):
+        words = _phrase(after[thing.end() :])  # "$10/month for the Pro plan"
+        if words:
+            return " ".join(words)
     if _RATE.search(raw) is None:  # a rate has no subject after it ("$2.53 per share")
         said = _next_to(raw, after, before, kind, measured)
         if said is not _NOTHING:
@@ -249,7 +257,7 @@ def _next_to(
 _VERBS_AT_END = re.compile(
     r"(?:\s+(?:is|are|was|were|be|been|being|has|have|had|got|gets))*"
     r"(?:\s+\w+ed|(?<=s)\s+\w+ing|\s+(?:range|ranges|vary|varies|start|starts|stands?|stood|"
-    r"sits?|sat|comes?|came))+$"
+    r"sits?|sat|comes?|came|rents?|sells?|lists?|retails?|goes))+$"
 )
 _PRICES = frozenset("rate fee price cost charge".split())
 _BEYOND = re.compile(r"\s+(?:beyond|above|exceeding)\s+(?:the\s+)?(?:first\s+)?$", re.I)
@@ -283,6 +291,8 @@ _AFTER_OBJECT = re.compile(
 )
 # "a reduction in solar module costs from around $0.23/W", "its valuation slashed from"
 _FROM = re.compile(r"\s+from\s+(?:about\s+|around\s+|roughly\s+|nearly\s+)?$", re.I)
+# "Credits worth $100,000", "Each grant is worth up to $50,000"
+_WORTH = re.compile(r"(?:\s+(?:is|are|was|were|be))?\s+worth\s+(?:up\s+to\s+|about\s+)?$", re.I)
 _CLAUSE_MARK = re.compile(r"[,;:()\"“”]")
 
 
@@ -316,7 +326,7 @@ def _said_before(before: str, kind: NumberKind, after: str = "") -> str | None:
         words = _first_phrase(m.group("np"))
         if words:
             return " ".join(words)
-    np = _words_before(_FROM, before)
+    np = _words_before(_FROM, before) or _words_before(_WORTH, before)
     if np:
         words = _phrase_before(_VERBS_AT_END.sub("", np))
         if words:
@@ -517,6 +527,6 @@ def _phrase_before(text: str) -> list[str]:
         if word.lower().endswith(("ing", "ed")) and out:
             break
         out.insert(0, word)
-    if len(out) == 1 and out[-1].lower().endswith("ing"):
-        return []  # a verb ("after using"), not a noun in -ing ("4k streaming")
+    if len(out) == 1 and out[-1].lower().endswith("ing") and not out[-1][:1].isupper():
+        return []  # a verb ("after using"), not a noun in -ing ("4k streaming", "Funding")
     return out

@@ -1146,3 +1146,29 @@ def test_a_label_that_counts_nothing_stays_bare_with_such_a_word(line: str) -> N
 def test_a_count_runs_past_the_memory_size_in_a_models_name(text: str, raw: str, unit: str) -> None:
     n = next(n for n in extract_numbers(text, NOW) if n.raw.split()[0] == raw)
     assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "subject"),
+    [
+        # a rate by time or size names what it is for after it
+        ("It's $10/month for the Pro plan.", "$10/month", "Pro plan"),
+        ("You pay $0.09/GB for egress.", "$0.09/GB", "egress"),
+        ("Expect $0.02 per GB for cold storage.", "$0.02 per GB", "cold storage"),
+        ("Budget $4/hour for your GPU instance.", "$4/hour", "GPU instance"),
+        # what is priced, past the verb that prices it
+        ("A single H100 rents for $2.49/hr.", "$2.49/hr", "single H100"),
+        ("The A100 lists at $1.89/hour.", "$1.89/hour", "A100"),
+        ("The starter box sells for $6/month.", "$6/month", "starter box"),
+        # what a sum is worth
+        ("Each grant is worth up to $50,000.", "$50,000", "grant"),
+        ("Credits worth $100,000 are offered.", "$100,000", "Credits"),
+        ("The award is worth about $30,000.", "$30,000", "award"),
+        # a noun in -ing that opens its line
+        ("Funding of $2 million is available for 10 projects.", "$2 million", "Funding"),
+        ("Pricing: $0.40 per GB stored.", "$0.40 per GB", "Pricing"),
+        ("Hosting: $5/month on the basic tier.", "$5/month", "Hosting"),
+    ],
+)
+def test_what_a_price_or_a_sum_is_for(text: str, raw: str, subject: str) -> None:
+    assert one(text, raw).subject == subject
