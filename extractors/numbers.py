@@ -804,7 +804,7 @@ def in_name(text: str, start: int) -> bool:
     folded = word.lower()
     if folded in VERSION_WORDS:
         return True
-    if folded in RANK_WORDS and re.match(r"\d{1,2}(?![\d.,])", text[start:]):
+    if folded in RANK_WORDS and re.match(r"\d{1,2}(?:\.\d{1,2}){0,2}(?![\d.,])", text[start:]):
         return True
     if word[0].isupper() and folded in NAME_WORDS:
         return True

@@ -1172,3 +1172,26 @@ def test_a_count_runs_past_the_memory_size_in_a_models_name(text: str, raw: str,
 )
 def test_what_a_price_or_a_sum_is_for(text: str, raw: str, subject: str) -> None:
     assert one(text, raw).subject == subject
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Section 4.2 lists 5 regions.", 5),
+        ("See section 3.1.2 for 2 examples.", 2),
+        ("Step 2.1 creates 3 buckets.", 3),
+        ("Figure 3 shows 40 teams.", 40),
+        ("Appendix 2 lists 12 providers.", 12),
+        ("Clause 7.3 covers 5 cases.", 5),
+        ("Item 4 allows 3 seats.", 3),
+        ("Page 12 lists 30 grants.", 30),
+        ("Paragraph 2 names 3 partners.", 3),
+        ("Chapter 1.5 covers 4 tiers.", 4),
+        ("Part 3 funds 10 teams.", 10),
+        ("Article 12 gives 2 options.", 2),
+        ("Round 2 funded 15 startups.", 15),
+    ],
+)
+def test_a_sections_number_is_no_count(text: str, count: int) -> None:
+    found = extract_numbers(text, NOW)
+    assert [(n.kind, n.value) for n in found] == [(NumberKind.COUNT, count)]
