@@ -100,9 +100,7 @@ _DEC_COMMA = r"\d+,\d{1,2}(?![\d,])"
 _EU_NUM = r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
 # A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
 _RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
-# not glued to a word (H100, v5e-4, GPT-4) or a number, nor the minutes of a time of
-# day or the second term of a ratio ("9:30 AM", "16:9")
-_START = r"(?<![\w.,\-/])(?<!\d:)"
+_START = r"(?<![\w.,\-/])"  # not glued to a word (H100, v5e-4, GPT-4) or a number
 # ... but thousands grouped by commas are no name's: a table's cell run into the word
 # before it when its page became text ("tokens/min1,000,000 tokens/month")
 _IN_CELL = r"(?<=[a-z])(?=\d{1,3},\d{3})"
@@ -534,6 +532,8 @@ def _numbers_in(
             start, end = m.span()
             if any(start < e and s < end for s, e in taken):
                 continue
+            if sentence[start - 1 : start] == ":" and sentence[start - 2 : start - 1].isdigit():
+                continue  # the minutes of a time of day, a ratio's second term: "9:30", "16:9"
             if (split := _from_to(m, sentence, pattern, folded_pattern)) is not None:
                 for s, e, part in split:
                     number = _build(kind, part, sentence, today, named)
