@@ -527,6 +527,6 @@ def _phrase_before(text: str) -> list[str]:
         if word.lower().endswith(("ing", "ed")) and out:
             break
         out.insert(0, word)
-    if len(out) == 1 and out[-1].lower().endswith("ing") and not out[-1][:1].isupper():
+    if len(out) == 1 and out[-1].lower().endswith("ing") and not out[-1].istitle():
         return []  # a verb ("after using"), not a noun in -ing ("4k streaming", "Funding")
     return out
