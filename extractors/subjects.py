@@ -37,6 +37,8 @@ _STOP = frozenset(
     shows use uses include includes including work works need needs want wants seem seems
     become became begin began keep kept leave left put set told tell give gave think held
     hold holds sold sell buy bought pay paid cost costs lost lose win won face faces
+    applies apply expires expire renews renew resets lasts lapses lapse accrues accrue
+    refreshes
     monday tuesday wednesday thursday friday saturday sunday january february march april
     may june july august september october november december north south east west
     northwest northeast southwest southeast

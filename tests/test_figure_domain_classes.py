@@ -1195,3 +1195,24 @@ def test_what_a_price_or_a_sum_is_for(text: str, raw: str, subject: str) -> None
 def test_a_sections_number_is_no_count(text: str, count: int) -> None:
     found = extract_numbers(text, NOW)
     assert [(n.kind, n.value) for n in found] == [(NumberKind.COUNT, count)]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "subject"),
+    [
+        ("A 20% discount applies to annual plans.", "20%", "discount"),
+        ("The $300 credit expires after 90 days.", "$300", "credit"),
+        ("Your 100 GB quota resets every month.", "100 GB", "quota"),
+        ("A 10% fee applies on payouts.", "10%", "fee"),
+        ("The $5 credit renews monthly.", "$5", "credit"),
+        ("A 15% surcharge applies after 1 TB.", "15%", "surcharge"),
+        ("The 50 GB allowance lasts a month.", "50 GB", "allowance"),
+        ("Each $200 grant lapses if unused.", "$200", "grant"),
+        ("The 5% interest accrues daily.", "5%", "interest"),
+        ("Unused $50 credits expire at year end.", "$50", "credits"),
+        ("The 1 TB egress allowance refreshes monthly.", "1 TB", "egress allowance"),
+        ("A 30% markup applies to reserved GPUs.", "30%", "markup"),
+    ],
+)
+def test_a_verb_of_a_credits_life_ends_its_phrase(text: str, raw: str, subject: str) -> None:
+    assert one(text, raw).subject == subject
