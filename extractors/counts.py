@@ -35,6 +35,9 @@ _RATE_AFTER = re.compile(r"(?:\s*/\s*|\s+a\s+|(?P<by>\s+per\s+))(?P<per>[A-Za-z]
 # "CI/CD": two words joined by a slash, not a rate
 _SLASHED = re.compile(r"/(?P<per>[A-Za-z][A-Za-z-]*)$")
 
+# A memory size in a model's name ("A100 80GB"), written glued to its unit
+_NAME_SIZE = re.compile(r"\s\d{1,3}\s?[GT]B\b(?=\s[A-Za-z])")
+
 WEAK = 1  # a plural only by its capital, as German writes nouns ("40.000 Besucher")
 PLURAL = 2
 
@@ -125,6 +128,10 @@ def counted(
     phrase = [written]
     for _ in range(4):  # modifiers: at most four more words
         m = _PHRASE_WORD.match(sentence, at)
+        if m is None and name_from is not None and (size := _NAME_SIZE.match(sentence, at)):
+            at = size.end()  # "3 NVIDIA A100 80GB GPUs": the variant's memory, in its name
+            phrase.append(size.group().strip())
+            continue
         if m is None:
             break
         text = m.group(1)

@@ -275,7 +275,8 @@ VERSION_WORDS = frozenset({"version", "type", "stage", "phase", "level", "catego
 # "Cohort 3 students"), not a count; a larger one may be a figure ("Free Tier 500 GPU
 # hours").
 RANK_WORDS = frozenset(
-    "tier step round part chapter section article cohort batch season wave lesson".split()
+    """tier step round part chapter section article cohort batch season wave lesson
+    figure appendix clause item page paragraph""".split()
 )
 # Plurals without an s: the head of "60 staff", "28 people".
 PLURAL_NOUNS = frozenset(

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from http import HTTPStatus
+from itertools import takewhile
 
 from extractors.counts import MORE, PLURAL, plural_level, unit_noun
 from extractors.counts import counted as count_phrase
@@ -41,7 +42,7 @@ from extractors.lexicon import (
     currency_code,
 )
 from extractors.sentences import split_sentences
-from extractors.subjects import subject_of
+from extractors.subjects import STOP_WORDS, subject_of
 from extractors.tables import (
     BareValue,
     ColumnUnit,
@@ -84,7 +85,9 @@ _NAMED = re.compile(r"(?:^|\s)[a-z]*[A-Z][\w'’]*\s$")
 _OPENING = re.compile(
     r"[\W\d]*(?!(?:The|A|An|These|Those|Our|Your|Its|Their|Top|Best)\s)[A-Z][a-z]+\s+$"
 )
-_PLURAL_AFTER = re.compile(r"(?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][a-z-]*[^\Ws]s\b")
+_PLURAL_AFTER = re.compile(
+    r"(?:[A-Za-z][\w-]*\s+){0,2}(?:[A-Za-z][a-z-]*[^\Ws]|[A-Za-z]*[A-Z])s\b"
+)  # "Deploy 10 Lambda functions", "Includes 100k MAUs"
 # Thousands grouped by commas, or by spaces as French and the SI write them ("10 000").
 # A run of spaced numbers is no one number: at most four groups, and none after them.
 _SPACED = r"\d{1,3}(?:[ \u00a0\u202f]\d{3}){1,4}(?![\d,.]|[ \u00a0\u202f]\d)"
@@ -184,7 +187,8 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
             rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})"
             rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?{_RESOURCE}"
             rf"(?:\s(?:{'|'.join(SPAN_KINDS)}))?[\s-]?"
-            rf"(?P<unit>{_TIME_UNITS}|(?<=\d)[sd])\b{_PER}",
+            # "30s", "2d"; not a model's plural ("8 A100s")
+            rf"(?P<unit>{_TIME_UNITS}|(?<=\d)(?<![a-z]\d)(?<![a-z]\d\d)(?<![a-z]\d\d\d)[sd])\b{_PER}",
             _FLAGS,
         ),
     ),
@@ -528,6 +532,8 @@ def _numbers_in(
             start, end = m.span()
             if any(start < e and s < end for s, e in taken):
                 continue
+            if sentence[start - 1 : start] == ":" and sentence[start - 2 : start - 1].isdigit():
+                continue  # the minutes of a time of day, a ratio's second term: "9:30", "16:9"
             if (split := _from_to(m, sentence, pattern, folded_pattern)) is not None:
                 for s, e, part in split:
                     number = _build(kind, part, sentence, today, named)
@@ -547,12 +553,15 @@ def _numbers_in(
             taken.append((start, end))
             hits.append((start, end, number))
     hits.extend(_shared_units(sentence, hits))
+    if "x" in sentence or "×" in sentence:
+        hits = _times_sized(sentence, hits)
     if _NAMING_HINT.search(folded):
         hits.extend(_named_before(sentence, hits))
     hits.sort(key=lambda h: h[0])
     begins = next((n.date_from for s, _, n in hits[:1] if not sentence[:s].strip()), None)
     out: list[QuotedNumber] = []
     anchor = lead if begins is not None else None
+    before_end = 0
     for s, e, n in hits:
         if n.kind is NumberKind.DATE and n.date_from is not None:
             if anchor is not None and not _YEAR_WRITTEN.search(n.raw) and not _lean(sentence[:s]):
@@ -561,9 +570,18 @@ def _numbers_in(
             anchor = n.date_to
         elif n.kind is NumberKind.DATE_RANGE:
             anchor = n.date_to
-        subject = subject_of(sentence, s, e, n.kind, n.unit)
+        subject = n.subject or subject_of(sentence, s, e, n.kind, n.unit)
         if subject is None and out and out[-1].kind is n.kind and _GOES_ON.search(sentence, 0, s):
             subject = out[-1].subject  # "from 23% to 35%": the figure before's subject
+        elif (
+            subject is None
+            and out
+            and n.kind is NumberKind.COUNT
+            and (same := _SAME_RATE_AFTER.match(sentence, before_end)) is not None
+            and same.start("num") == s
+        ):
+            subject = out[-1].subject  # "60 requests per minute and 1,000 per day"
+        before_end = e
         out.append(replace(n, subject=subject))
     return out, (out[0].date_from if begins is not None and out else None)
 
@@ -628,9 +646,7 @@ def _shared_units(
 ) -> list[tuple[int, int, QuotedNumber]]:
     """The bare numbers that share the unit of the figure after them."""
     out: list[tuple[int, int, QuotedNumber]] = []
-    if " and " not in sentence and " or " not in sentence:
-        return out
-    for start, _, n in hits:
+    for start, _, n in hits if " and " in sentence or " or " in sentence else ():
         if n.kind not in (NumberKind.COUNT, NumberKind.NUMBER, NumberKind.DURATION):
             continue
         m = _JOINED.search(sentence, max(0, start - 40), start)
@@ -641,6 +657,69 @@ def _shared_units(
         value = value_of(m["num"], None)
         shared = QuotedNumber(n.kind, value, m["num"], sentence, None, n.unit, None, None)
         out.append((m.start(), m.start() + len(m["num"]), shared))
+    for start, _, n in hits if " of " in sentence else ():
+        m = _PART_OF.search(sentence, max(0, start - 40), start)
+        if m is None or n.kind is not NumberKind.COUNT or in_name(sentence, m.start()):
+            continue
+        if any(s <= m.start() < e for s, e, _ in hits) or _is_year(m["num"], None):
+            continue
+        whole = re.split(r"\d[\d,.]*\S*\s+", n.raw, maxsplit=1)[-1]  # "free credits"
+        value = value_of(m["num"], None)
+        part = QuotedNumber(n.kind, value, m["num"], sentence, None, n.unit, subject=whole)
+        out.append((m.start(), m.start() + len(m["num"]), part))
+    for _, end, n in hits:
+        if n.kind is not NumberKind.COUNT or not (n.qualifier or "").startswith("per "):
+            continue
+        m = _SAME_RATE_AFTER.match(sentence, end)
+        if m is None or m["per"].lower() not in PER_WORDS or _is_year(m["num"], m["scale"]):
+            continue
+        raw = sentence[m.start("num") : m.end()]
+        per = f"per {PER_WORDS[m['per'].lower()]}"
+        value = value_of(m["num"], m["scale"])
+        shared = QuotedNumber(NumberKind.COUNT, value, raw, sentence, None, n.unit, None, per)
+        out.append((m.start("num"), m.end(), shared))
+    return out
+
+
+# So many of a counted whole: "used 3 of my 5 projects", "2 out of 3 applications"
+_PART_OF = re.compile(
+    rf"{_START}(?P<num>{_NUM})\s+(?:out\s+)?of\s+(?:(?:my|the|your|our|their|its|his|her)\s+)?$"
+)
+# A rate of the same thing by another time, its noun left out: "60 requests per minute
+# and 1,000 per day", "3 builds/hour, 20/day"
+_SAME_RATE_AFTER = re.compile(
+    rf"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)(?P<num>{_NUM})(?:\s?(?P<scale>[km])\b)?"
+    r"\s*(?:/\s*|per\s+|a\s+)(?P<per>[A-Za-z]+)\b",
+    re.I,
+)
+
+
+# So many of a thing of a size: "10 x 1 GB volumes", "8x 80GB GPUs"
+_TIMES_BEFORE = re.compile(rf"{_START}(?P<num>\d{{1,4}})\s?[x×]\s?$")
+_PHRASE_WORDS = re.compile(r"(?:\s+[A-Za-z][\w-]*){1,3}")
+
+
+def _times_sized(
+    sentence: str, hits: list[tuple[int, int, QuotedNumber]]
+) -> list[tuple[int, int, QuotedNumber]]:
+    """The hits, with the count of so many things of a size in place of a multiple."""
+    out = list(hits)
+    for start, end, n in hits:
+        if n.kind is not NumberKind.NUMBER or n.unit is None or n.unit.lower() == "x":
+            continue
+        m = _TIMES_BEFORE.search(sentence, max(0, start - 8), start)
+        after = _PHRASE_WORDS.match(sentence, end) if m is not None else None
+        if m is None or after is None:
+            continue
+        words = list(takewhile(lambda w: w.lower() not in STOP_WORDS, after.group().split()))
+        if not words or plural_level(words[-1]) != PLURAL:
+            continue
+        out = [h for h in out if not (h[0] <= m.start() < h[1])]  # "4x": not a multiple
+        value, unit = float(m["num"]), words[-1].lower()
+        count = QuotedNumber(
+            NumberKind.COUNT, value, m["num"], sentence, None, unit, subject=" ".join(words)
+        )
+        out.append((m.start(), m.start() + len(m["num"]), count))
     return out
 
 
@@ -725,7 +804,7 @@ def in_name(text: str, start: int) -> bool:
     folded = word.lower()
     if folded in VERSION_WORDS:
         return True
-    if folded in RANK_WORDS and re.match(r"\d{1,2}(?![\d.,])", text[start:]):
+    if folded in RANK_WORDS and re.match(r"\d{1,2}(?:\.\d{1,2}){0,2}(?![\d.,])", text[start:]):
         return True
     if word[0].isupper() and folded in NAME_WORDS:
         return True

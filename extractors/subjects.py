@@ -30,13 +30,15 @@ _STOP = frozenset(
     here there now today tomorrow yesterday ago later earlier each apiece alone total
     when where why how whether compared according nowadays anywhere somewhere
     one two three four five six seven eight nine ten away ago back lieu short pretax
-    lower higher year-to-date thousand million billion trillion
+    lower higher year-to-date thousand million billion trillion last next
     start starts started begin begins began
     found live lives lived remain remains remained said says say make makes made get gets
     got go goes went come comes came take takes took see saw know knew run runs ran show
     shows use uses include includes including work works need needs want wants seem seems
     become became begin began keep kept leave left put set told tell give gave think held
     hold holds sold sell buy bought pay paid cost costs lost lose win won face faces
+    applies apply expires expire renews renew resets lasts lapses lapse accrues accrue
+    refreshes
     monday tuesday wednesday thursday friday saturday sunday january february march april
     may june july august september october november december north south east west
     northwest northeast southwest southeast
@@ -87,9 +89,15 @@ def subject_of(
         subject = None  # "billed annually", "disbursed", "applicable": no noun
     if subject is None and kind is not NumberKind.DURATION:
         subject = _labelled(sentence[:start])
+    if subject is None and kind is NumberKind.MONEY and _PER_SCALE.search(sentence, 0, end):
+        subject = " ".join(_phrase(sentence[end:])) or None  # "$0.20 per million requests"
     return subject
 
 
+# A price per so many of something, the something after it: "$0.20 per million requests"
+_PER_SCALE = re.compile(
+    r"(?:\bper|/)\s*(?:1\s?|one\s)?(?:million|thousand|hundred|billion|[\d,]+[kmb]?)$", re.I
+)
 # One word that is no noun: an adverb, a participle, an adjective, a linking word.
 _NOT_A_NOUN = re.compile(
     r"[A-Za-z-]+(?:ly|ed|able|ible)|thus|hence|therefore|however|instead|each|respectively",
@@ -100,6 +108,8 @@ _LABEL = re.compile(
     r"^\s*(?:[-*•·|]\s*)?(?P<label>[A-Za-z][^:;.!?()|]{0,50}?)\s*(?:\([^)]*\)\s*)?"
     r"(?::\s*|\(\s*|\|\s*)"
 )
+# The figures before this one in a label's list: "$2.50 per 1M input tokens, "
+_FIGURE_LIST = re.compile(r"(?:[^,;:!?()]*\d[^,;:!?()]*[,;]\s*)+")
 # A number in a label that is no name's ("paid over 2 yrs"): the label is a clause
 _COUNT_IN_LABEL = re.compile(r"(?:^|\s)[a-z][\w-]*\s+\d")
 
@@ -108,7 +118,12 @@ def _labelled(before: str) -> str | None:
     """The label the sentence opens with, when the figure follows its colon (or its
     parenthesis) with no other figure between."""
     m = _LABEL.match(before)
-    if m is None or re.search(r"\d", before[m.end() :]) or len(before) - m.end() > 40:
+    if m is None or len(before) - m.end() > 80:
+        return None
+    between = before[m.end() :]
+    if re.search(r"\d", between) and not _FIGURE_LIST.fullmatch(between):
+        return None  # a figure of its own sentence, not of the label's list
+    if len(between) > 40 and not re.search(r"\d", between):
         return None
     if _COUNT_IN_LABEL.search(m.group("label")):
         return None
@@ -149,12 +164,24 @@ def _subject(sentence: str, start: int, end: int, kind: NumberKind, unit: str | 
         if m and m.group("what").lower() not in _MEASURES_PER:
             return m.group("what")  # a price by the piece: "bid $16.50 per share"
         if m:  # a rate by time or size: what is priced is named before ("an H100 at")
-            return " ".join(_phrase_before(before[: priced.start()])) or None
+            named = _VERBS_AT_END.sub("", before[: priced.start()].rstrip())
+            words = _phrase_before(named)
+            if words and words[-1].lower() in _MEASURES_PER:
+                return None  # "Storage beyond 5 GB is billed at": a bound, not the thing
+            return " ".join(words) or None
+    if kind is NumberKind.MONEY and (
+        (per := re.search(r"(?:\bper\s+|/)(?P<what>[A-Za-z]+)$", raw))
+        and per["what"].lower() in _MEASURES_PER
+        and (thing := re.match(r"\s+for\s+(?:the\s+|your\s+|its\s+)?", after))
+    ):
+        words = _phrase(after[thing.end() :])  # "$10/month for the Pro plan"
+        if words:
+            return " ".join(words)
     if _RATE.search(raw) is None:  # a rate has no subject after it ("$2.53 per share")
         said = _next_to(raw, after, before, kind, measured)
         if said is not _NOTHING:
             return said if isinstance(said, str) else None
-    return _said_before(before, kind)
+    return _said_before(before, kind, after)
 
 
 # Words that make the money after them a price ("for $13 a share", "bid $16.50 per share")
@@ -192,8 +219,12 @@ def _next_to(
             return None
         if words:
             return " ".join(words)
+    if kind in (NumberKind.MONEY, NumberKind.NUMBER) and (np := _words_before(_BEYOND, before)):
+        words = _phrase_before(np)
+        if words:
+            return " ".join(words)  # "Egress beyond 1 GB", "usage above $50"
     if kind is NumberKind.MONEY:
-        m = re.match(r"\s+(?:in|from(?=\s+(?:the|a|an|its|their|our|your)\s))\s+", after)
+        m = re.match(r"\s+(?:in|towards?|from(?=\s+(?:the|a|an|its|their|our|your)\s))\s+", after)
         if m and not _MONEY_VERBS.search(before) and not re.search(r"\bfor\s+$", before, re.I):
             words = _phrase(_skip_determiners(after[m.end() :]))
             if words or not re.match(r"\s+in\s+\d", after):
@@ -227,9 +258,11 @@ def _next_to(
 # ranging" (not a noun in -ing: "4k streaming")
 _VERBS_AT_END = re.compile(
     r"(?:\s+(?:is|are|was|were|be|been|being|has|have|had|got|gets))*"
-    r"(?:\s+\w+ed|(?<=s)\s+\w+ing|\s+(?:range|ranges|vary|varies|start|starts))+$"
+    r"(?:\s+\w+ed|(?<=s)\s+\w+ing|\s+(?:range|ranges|vary|varies|start|starts|stands?|stood|"
+    r"sits?|sat|comes?|came|rents?|sells?|lists?|retails?|goes))+$"
 )
 _PRICES = frozenset("rate fee price cost charge".split())
+_BEYOND = re.compile(r"\s+(?:beyond|above|exceeding)\s+(?:the\s+)?(?:first\s+)?$", re.I)
 # "at speeds at up to 50 km/h", "puts the figure at about $44 million"
 _AT = re.compile(r"\s+at\s+$", re.I)
 
@@ -241,6 +274,7 @@ _CHANGE_VERBS = sorted(
         "reached reaches reaching totalled totaled totals stood stands is was are were hit "
         "runs range be started "
         "starts cost costs amounted averaged averages topped exceeded ranged ranges sits "
+        "comes came amounts "
         "sat".split()
     )
 )
@@ -259,6 +293,8 @@ _AFTER_OBJECT = re.compile(
 )
 # "a reduction in solar module costs from around $0.23/W", "its valuation slashed from"
 _FROM = re.compile(r"\s+from\s+(?:about\s+|around\s+|roughly\s+|nearly\s+)?$", re.I)
+# "Credits worth $100,000", "Each grant is worth up to $50,000"
+_WORTH = re.compile(r"(?:\s+(?:is|are|was|were|be))?\s+worth\s+(?:up\s+to\s+|about\s+)?$", re.I)
 _CLAUSE_MARK = re.compile(r"[,;:()\"“”]")
 
 
@@ -280,7 +316,7 @@ _CLAUSE = re.compile(
 )
 
 
-def _said_before(before: str, kind: NumberKind) -> str | None:
+def _said_before(before: str, kind: NumberKind, after: str = "") -> str | None:
     """The subject the sentence names before the figure: the object of a verb of change,
     the phrase a change runs from or a figure is at, or the subject of a verb of being or
     change (of lasting, for a duration)."""
@@ -292,17 +328,31 @@ def _said_before(before: str, kind: NumberKind) -> str | None:
         words = _first_phrase(m.group("np"))
         if words:
             return " ".join(words)
-    np = _words_before(_FROM, before)
+    np = _words_before(_FROM, before) or _words_before(_WORTH, before)
     if np:
         words = _phrase_before(_VERBS_AT_END.sub("", np))
         if words:
             return " ".join(words)
     m = _AFTER_SUBJECT.search(before, max(0, len(before) - 80))
+    if m is None and kind in (NumberKind.MONEY, NumberKind.NUMBER):
+        m = _GIVES.search(before, max(0, len(before) - 60))
+        if m is not None and re.match(r"\s+for\s", after):
+            return None  # "includes $40,500 for the fellow's salary": what for, unread
     if m:
         words = _clause_subject(before[: m.start()])
         if words:
             return " ".join(words)
     return None
+
+
+# What holds a figure, when nothing closer names what it measures: "The Hobby plan
+# includes 100 GB" (not who gets it: "Each team gets $20")
+_GIVES = re.compile(
+    r"\b(?:includes?|offers?|provides?|comes?\s+with|allows?)"
+    r"(?:\s+(?:you|users|each|every|new|all|an?|accounts?|customers?|members?)){0,2}"
+    r"(?:\s+(?:up\s+to|about|around|roughly|over|at\s+least))?\s*$",
+    re.I,
+)
 
 
 # "the course of steroids continued ultimately for 12 months"
@@ -342,6 +392,12 @@ def _clause_subject(clause: str) -> list[str]:
     return []
 
 
+# Words that open a clause without naming anything: "So the fee is", "Currently, the cap"
+_CONNECTIVE = re.compile(
+    r"^\s*(?:(?:so|thus|hence|therefore|then|now|also|currently|today|typically|overall|"
+    r"however|meanwhile|still|plus|and|but|note|again|instead|otherwise|finally)\b,?\s*)+",
+    re.I,
+)
 _LEADING_PREPOSITION = re.compile(r"\s*(?:with|for|in|on|at|by|after|before|since)\s", re.I)
 
 
@@ -350,6 +406,7 @@ def _first_phrase(text: str) -> list[str]:
     capacity for the first months" -> newly installed capacity); [] if it opens with
     none (a pronoun, a preposition)."""
     words: list[str] = []
+    text = _CONNECTIVE.sub("", text)
     for token in _skip_determiners(" " + text.strip() + " ").split():
         word = token.strip("“”\"‘’'")
         noun = bool(words) and word.lower() in _NOUNS_TOO
@@ -407,13 +464,27 @@ def _phrase(text: str, first: bool = True) -> list[str]:
             break
         token = m.group(2)
         word = token.lstrip('“"‘').rstrip(".,;:!?)\"”’'—–")
-        if not _WORD.fullmatch(word) or not _nounish(word, position=len(words), first=first):
+        also_noun = (
+            bool(words)
+            and word.lower() in _NOUNS_TOO
+            and not _FIGURE_NEXT.match(text, at + m.end())
+        )  # "in compute costs", not "storage costs $5"
+        if not _WORD.fullmatch(word) or not (
+            also_noun or _nounish(word, position=len(words), first=first)
+        ):
             break
         words.append(word)
         at += m.end()
         if word != token:  # punctuation ends it
             break
     return words
+
+
+# what follows a verb, not a noun: a figure, or the bound before one
+_FIGURE_NEXT = re.compile(
+    r"\s*(?:[$€£\d]|(?:a|an|about|around|up|over|under|at|only|just|nearly|less|more)\b)",
+    re.I,
+)
 
 
 def _nounish(word: str, position: int, first: bool) -> bool:
@@ -458,6 +529,6 @@ def _phrase_before(text: str) -> list[str]:
         if word.lower().endswith(("ing", "ed")) and out:
             break
         out.insert(0, word)
-    if len(out) == 1 and out[-1].lower().endswith("ing"):
-        return []  # a verb ("after using"), not a noun in -ing ("4k streaming")
+    if len(out) == 1 and out[-1].lower().endswith("ing") and not out[-1].istitle():
+        return []  # a verb ("after using"), not a noun in -ing ("4k streaming", "Funding")
     return out

@@ -45,6 +45,8 @@ _COUNTED_IN_HEADER = re.compile(
     r"(?:number|no\.?|#|count) of)\s+)?"
     r"(?P<noun>[A-Za-z][A-Za-z-]*(?:\s[A-Za-z][A-Za-z-]*){0,2}?)"
     r"\s*(?:(?:\s*/\s*|\s+per\s+)(?P<per>[A-Za-z]+))?"
+    # what is said of them: "Slots available", "Seats included"
+    r"(?:\s+(?:available|included|allowed|remaining|left|granted|awarded|offered))?"
     r"(?:\s*\([^()]*\))?",  # a note: "Seats (per team)"
     re.I,
 )
@@ -72,7 +74,16 @@ _VALUE = (
 _ONE_VALUE = re.compile(_VALUE)
 # A cell or a label's text that holds only bare values: "100,000/min and 1,000,000/month"
 _UNNAMED = re.sub(r"\(\?P<\w+>", "(?:", _VALUE)
-_VALUES = re.compile(rf"\s*{_UNNAMED}(?:\s*(?:,|;|&|\band\b|\bor\b)\s*{_UNNAMED})*\s*[.;]?\s*")
+# after the values, a word of how they are given: "Seats: 3 included", "Awards: 25 per
+# year, renewable"
+_SAID_AFTER = (
+    r"(?:,?\s+(?:included|each|max|maximum|total|in total|combined|overall|available|"
+    r"renewable|remaining|left|free|only|guaranteed))?"
+)
+_VALUES = re.compile(
+    rf"\s*{_UNNAMED}(?:\s*(?:,|;|&|\band\b|\bor\b)\s*{_UNNAMED})*{_SAID_AFTER}\s*[.;]?\s*",
+    re.I,
+)
 # "Requests: 20/min", "- Max projects: 3", "• Team members: 1 to 5"
 _LABEL_LINE = re.compile(r"\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][A-Za-z .&'’()#-]{0,40}?)\s*:")
 # Cells run together: a header of two capitalised words joined ("PlanCalls / day",

@@ -883,3 +883,336 @@ def test_a_quota_column_counts_what_the_text_before_names_a_quota_of(
 )
 def test_a_quota_column_of_no_counted_thing_stays_bare(before: str) -> None:
     assert extract_numbers(f"{before}\n| Plan | Quota |\n|---|---|\n| Free | 5 |", NOW) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The window opens at 9:30 AM and closes at 5 PM.",
+        "Office hours run 10:00 to 16:00 CET.",
+        "Quotas reset daily at 00:00 UTC.",
+        "The webinar starts at 14:30 UTC on Tuesday.",
+        "Submissions close at 11:59 PM Pacific Time.",
+        "Maintenance happens at 3:15 am local time.",
+        "Videos render in 16:9 aspect ratio.",
+        "The call is at 8:45 pm EST sharp.",
+        "Support replies between 09:00 and 17:00 GMT.",
+        "The deadline is 23:59 AoE.",
+        "Jobs queued after 18:00 run overnight.",
+        "Doors open at 7:30 p.m. for finalists.",
+        "Results are posted at 10:00 hrs.",
+    ],
+)
+def test_a_time_of_day_or_a_ratio_is_no_figure(text: str) -> None:
+    assert extract_numbers(text, NOW) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("The cluster has 1,024 H100s.", "1,024", "h100s"),
+        ("We rent 8 A100s by the hour.", "8", "a100s"),
+        ("The lab bought 4 L40s last spring.", "4", "l40s"),
+        ("Each node holds 8 H200s.", "8", "h200s"),
+        ("They trained on 2,048 A100s for a month.", "2,048", "a100s"),
+        ("You can reserve 16 V100s per project.", "16", "v100s"),
+        ("The provider added 512 MI300Xs.", "512", "mi300xs"),
+        ("Our rack has 4 T4s and 2 A10s.", "2", "a10s"),
+        ("We got 32 B200s through the programme.", "32", "b200s"),
+        ("Kaggle gives 2 P100s per session.", "2", "p100s"),
+        ("The grant covers 64 H100s for 3 months.", "64", "h100s"),
+        ("Startups can request 8 GH200s.", "8", "gh200s"),
+    ],
+)
+def test_a_models_plural_is_a_count_not_seconds(text: str, raw: str, unit: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("Includes 100k MAUs.", "100k", "maus"),
+        ("Supports up to 50,000 MAUs on the free plan.", "50,000", "maus"),
+        ("Deploy 4 VMs in any region.", "4", "vms"),
+        ("Get 2 vCPUs and 4 GB of RAM.", "2", "vcpus"),
+        ("Run 3 LLMs side by side.", "3", "llms"),
+        ("Create 5 VPCs per account.", "5", "vpcs"),
+        ("Attach 2 GPUs to each instance.", "2", "gpus"),
+        ("Provision 10 IPs for free.", "10", "ips"),
+        ("Store 1,000 PDFs in the free tier.", "1,000", "pdfs"),
+        ("Allows 20 SKUs per catalogue.", "20", "skus"),
+        ("Add 3 SSDs to any node.", "3", "ssds"),
+        ("Connect 2 NICs per host.", "2", "nics"),
+    ],
+)
+def test_an_acronyms_plural_after_an_opening_verb_is_counted(
+    text: str, raw: str, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit", "qualifier"),
+    [
+        ("The API allows 60 requests per minute and 1,000 per day.", "1,000", "requests", "day"),
+        ("Builds: 3 builds/hour, 20/day.", "20/day", "builds", "day"),
+        ("Free keys get 15 requests per minute, 1,500 a day.", "1,500", "requests", "day"),
+        ("You can send 100 emails per day and 3,000 per month.", "3,000", "emails", "month"),
+        ("The free tier allows 10 runs per hour or 50 per day.", "50 per", "runs", "day"),
+        ("Each key may make 5 uploads per second and 10k per day.", "10k", "uploads", "day"),
+        ("Workers handle 1,000 jobs/min, 50,000/hour at peak.", "50,000", "jobs", "hour"),
+        ("Anonymous users get 60 calls per hour, 500 per day.", "500", "calls", "day"),
+        ("Students may book 2 sessions per week and 6 per month.", "6 per", "sessions", "month"),
+        ("The bot can post 30 messages per minute, and 2,000 per day.", "2,000", "messages", "day"),
+        ("Trial accounts send 200 SMS per day and 1,000 per month.", "1,000", "sms", "month"),
+        ("You may start 4 deployments per hour and 20 per day.", "20 per", "deployments", "day"),
+    ],
+)
+def test_a_rate_by_another_time_counts_what_the_first_counted(
+    text: str, raw: str, unit: str, qualifier: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit, n.qualifier) == (NumberKind.COUNT, unit, f"per {qualifier}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The plan costs $5 per month and 20 per cent more on demand.",
+        "We saw 60 requests per minute and 2024 was busy.",
+        "It costs $3 per hour, 5 a piece.",
+        "Support is 24/7 for 3/4 teams.",
+    ],
+)
+def test_no_rate_by_another_time_without_a_counted_rate_before(text: str) -> None:
+    counts = [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT]
+    assert all(n.unit != "requests" or n.value == 60 for n in counts), counts
+    assert not [n for n in counts if n.raw.startswith(("20 ", "2024", "5 a", "3/4"))], counts
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("I've used 3 of my 5 projects on the free tier.", "3", "projects"),
+        ("We got 2 out of 3 applications approved.", "2", "applications"),
+        ("Only 12 of the 400 proposals were funded.", "12", "proposals"),
+        ("So far 4 of 10 seats are taken.", "4", "seats"),
+        ("I burned 80 of my 100 free credits in a week.", "80", "credits"),
+        ("You have used 45 of 50 build minutes.", "45", "minutes"),
+        ("Just 1 of our 6 clusters is on GPUs.", "1", "clusters"),
+        ("We placed 3 of 5 submissions in the final.", "3", "submissions"),
+        ("Quota used: 7 of 10 deployments.", "7", "deployments"),
+        ("2 of the 3 finalists were students.", "2", "finalists"),
+        ("One team won 2 of 4 tracks.", "2", "tracks"),
+        ("Only 150 out of 2,000 teams reached the final.", "150", "teams"),
+    ],
+)
+def test_so_many_of_a_counted_whole_count_the_same_thing(text: str, raw: str, unit: str) -> None:
+    n = next(n for n in extract_numbers(text, NOW) if n.raw == raw)
+    assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
+    assert n.subject is not None and unit.rstrip("s") in n.subject.lower()
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "subject"),
+    [
+        # a clause opened by a connective names its subject after it
+        ("So the monthly fee is $20.", "$20", "monthly fee"),
+        ("Currently the free quota is 100 GB.", "100 GB", "free quota"),
+        ("Thus the overage charge comes to $4.50.", "$4.50", "overage charge"),
+        ("Overall, the storage allowance is 50 GB.", "50 GB", "storage allowance"),
+        ("Today the prize pool stands at $25,000.", "$25,000", "prize pool"),
+        # what a price starts at
+        ("Plans start at $5/month.", "$5/month", "Plans"),
+        ("GPU instances starting at $0.50/hr.", "$0.50/hr", "GPU instances"),
+        ("Serverless endpoints start at $1.20/hour.", "$1.20/hour", "Serverless endpoints"),
+        # a bound above which usage is billed
+        ("Storage beyond 5 GB is billed at $0.02/GB.", "5 GB", "Storage"),
+        ("Storage beyond 5 GB is billed at $0.02/GB.", "$0.02/GB", None),
+        ("Egress above 100 GB is charged.", "100 GB", "Egress"),
+        ("Bandwidth exceeding 2 TB is throttled.", "2 TB", "Bandwidth"),
+        ("Usage above $50 triggers an alert.", "$50", "Usage"),
+        # a noun that is a verb elsewhere, inside the phrase
+        ("They burned through $5,000 in compute costs.", "$5,000", "compute costs"),
+        ("The team racked up $800 in hosting costs.", "$800", "hosting costs"),
+        # what a plan that holds the figure is, when nothing closer names it
+        ("The free tier includes 400,000 GB-seconds per month.", "400,000", "free tier"),
+        ("The starter tier offers 10 GB.", "10 GB", "starter tier"),
+        ("The Hobby plan includes 100 GB of bandwidth.", "100 GB", "bandwidth"),
+        ("Each team gets USD 20 per participant.", "USD 20", None),
+        ("Each year of support includes $40,500 for the fellow’s salary.", "$40,500", None),
+        # what money goes toward
+        ("Contribute $500 toward the project.", "$500", "project"),
+        ("Fellows receive up to $2,000 towards conference travel.", "$2,000", "conference travel"),
+        # a price per so many of a thing
+        ("Lambda charges $0.20 per million requests.", "$0.20", "requests"),
+        ("The API bills $1.50 per thousand searches.", "$1.50", "searches"),
+        # a line's label over its list of figures
+        ("- GPT-4o: $2.50 per 1M input tokens, $10 per 1M output tokens", "$10", "GPT-4o"),
+        ("- Pro: $20/month, $200/year", "$200/year", "Pro"),
+        ("- Hosting: 10 GB storage, 100 GB bandwidth", "100 GB", "bandwidth"),
+    ],
+)
+def test_what_a_figure_measures_in_the_clause_around_it(
+    text: str, raw: str, subject: str | None
+) -> None:
+    assert one(text, raw).subject == subject
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("You get 10 x 1 GB volumes.", "10", "volumes"),
+        ("The node has 8 x 80GB GPUs.", "8", "gpus"),
+        ("Attach 2 x 500 GB disks.", "2", "disks"),
+        ("The instance ships with 4x 3.84 TB NVMe drives.", "4", "drives"),
+        ("Each worker gets 2 × 16 GB RAM sticks.", "2", "sticks"),
+        ("The server has 2x 1.92TB SSDs in RAID 1.", "2", "ssds"),
+        ("Order 3 x 10 Gbps ports for the rack.", "3", "ports"),
+        ("The plan bundles 5 x 100 GB buckets.", "5", "buckets"),
+        ("Each box holds 12 x 4 TB drives.", "12", "drives"),
+        ("You can mount 4 x 250 GB block volumes.", "4", "volumes"),
+        ("We tested 16 x 32 GB DIMMs.", "16", "dimms"),
+        ("The deal includes 6 x 2 TB backups per month.", "6", "backups"),
+    ],
+)
+def test_so_many_things_of_a_size_count_the_things(text: str, raw: str, unit: str) -> None:
+    found = extract_numbers(text, NOW)
+    n = next(n for n in found if n.raw == raw)
+    assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
+    assert not [m for m in found if m.unit == "x"]  # no multiple read as well
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Resize to 1920x1080 pixels for 2 GB images.",
+        "The 4x faster tier has 8 GB of RAM.",
+        "It is 3x 2 GB cheaper.",
+    ],
+)
+def test_a_multiple_or_a_resolution_counts_no_sized_things(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "value", "unit"),
+    [
+        ("Seats: 3 included", 3, "seats"),
+        ("Awards: 25 per year, renewable.", 25, "awards"),
+        ("Slots available: 50", 50, "slots"),
+        ("Projects: 10 max", 10, "projects"),
+        ("Team members: 5 each", 5, "team members"),
+        ("Builds remaining: 12", 12, "builds"),
+        ("Fellowships awarded: 40", 40, "fellowships"),
+        ("- Collaborators: 3 free", 3, "collaborators"),
+        ("Concurrent jobs: 2 total", 2, "concurrent jobs"),
+        ("Credits granted: 500", 500, "credits"),
+        ("Grants: 15, renewable", 15, "grants"),
+        ("Sandboxes: 4 included.", 4, "sandboxes"),
+    ],
+)
+def test_a_labels_count_with_a_word_of_how_it_is_given(line: str, value: int, unit: str) -> None:
+    found = extract_numbers(line, NOW)
+    assert [(n.kind, n.value, n.unit) for n in found] == [(NumberKind.COUNT, value, unit)]
+
+
+@pytest.mark.parametrize(
+    "line", ["Models: Llama 3 included", "Version: 2 included", "Status: 2 remaining"]
+)
+def test_a_label_that_counts_nothing_stays_bare_with_such_a_word(line: str) -> None:
+    assert [n for n in extract_numbers(line, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("It has 3 NVIDIA A100 80GB GPUs.", "3", "nvidia a100 80gb gpus"),
+        ("We rented 8 H100 80GB SXM GPUs for a week.", "8", "h100 80gb sxm gpus"),
+        ("You get 2 A100 40GB GPUs per node.", "2", "a100 40gb gpus"),
+        ("Each node holds 8 A100 80 GB GPUs.", "8", "a100 80 gb gpus"),
+        ("The grant buys 16 L40S 48GB accelerators.", "16", "l40s 48gb accelerators"),
+        ("The lab runs 4 MI300X 192GB GPUs.", "4", "mi300x 192gb gpus"),
+        ("Each team gets 2 H200 141GB GPUs.", "2", "h200 141gb gpus"),
+        ("We bought 6 A6000 48GB cards.", "6", "a6000 48gb cards"),
+        ("Quota: 4 V100 32GB GPUs per user.", "4", "v100 32gb gpus"),
+        ("There are 12 A10G 24GB GPUs left.", "12", "a10g 24gb gpus"),
+        ("We trained on 64 TPU v4 32GB chips.", "64", "tpu v4 32gb chips"),
+        ("You can rent 2 A100 80GB GPUs hourly.", "2", "a100 80gb gpus"),
+    ],
+)
+def test_a_count_runs_past_the_memory_size_in_a_models_name(text: str, raw: str, unit: str) -> None:
+    n = next(n for n in extract_numbers(text, NOW) if n.raw.split()[0] == raw)
+    assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "subject"),
+    [
+        # a rate by time or size names what it is for after it
+        ("It's $10/month for the Pro plan.", "$10/month", "Pro plan"),
+        ("You pay $0.09/GB for egress.", "$0.09/GB", "egress"),
+        ("Expect $0.02 per GB for cold storage.", "$0.02 per GB", "cold storage"),
+        ("Budget $4/hour for your GPU instance.", "$4/hour", "GPU instance"),
+        # what is priced, past the verb that prices it
+        ("A single H100 rents for $2.49/hr.", "$2.49/hr", "single H100"),
+        ("The A100 lists at $1.89/hour.", "$1.89/hour", "A100"),
+        ("The starter box sells for $6/month.", "$6/month", "starter box"),
+        # what a sum is worth
+        ("Each grant is worth up to $50,000.", "$50,000", "grant"),
+        ("Credits worth $100,000 are offered.", "$100,000", "Credits"),
+        ("The award is worth about $30,000.", "$30,000", "award"),
+        # a noun in -ing that opens its line
+        ("Funding of $2 million is available for 10 projects.", "$2 million", "Funding"),
+        ("Pricing: $0.40 per GB stored.", "$0.40 per GB", "Pricing"),
+        ("Hosting: $5/month on the basic tier.", "$5/month", "Hosting"),
+    ],
+)
+def test_what_a_price_or_a_sum_is_for(text: str, raw: str, subject: str) -> None:
+    assert one(text, raw).subject == subject
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Section 4.2 lists 5 regions.", 5),
+        ("See section 3.1.2 for 2 examples.", 2),
+        ("Step 2.1 creates 3 buckets.", 3),
+        ("Figure 3 shows 40 teams.", 40),
+        ("Appendix 2 lists 12 providers.", 12),
+        ("Clause 7.3 covers 5 cases.", 5),
+        ("Item 4 allows 3 seats.", 3),
+        ("Page 12 lists 30 grants.", 30),
+        ("Paragraph 2 names 3 partners.", 3),
+        ("Chapter 1.5 covers 4 tiers.", 4),
+        ("Part 3 funds 10 teams.", 10),
+        ("Article 12 gives 2 options.", 2),
+        ("Round 2 funded 15 startups.", 15),
+    ],
+)
+def test_a_sections_number_is_no_count(text: str, count: int) -> None:
+    found = extract_numbers(text, NOW)
+    assert [(n.kind, n.value) for n in found] == [(NumberKind.COUNT, count)]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "subject"),
+    [
+        ("A 20% discount applies to annual plans.", "20%", "discount"),
+        ("The $300 credit expires after 90 days.", "$300", "credit"),
+        ("Your 100 GB quota resets every month.", "100 GB", "quota"),
+        ("A 10% fee applies on payouts.", "10%", "fee"),
+        ("The $5 credit renews monthly.", "$5", "credit"),
+        ("A 15% surcharge applies after 1 TB.", "15%", "surcharge"),
+        ("The 50 GB allowance lasts a month.", "50 GB", "allowance"),
+        ("Each $200 grant lapses if unused.", "$200", "grant"),
+        ("The 5% interest accrues daily.", "5%", "interest"),
+        ("Unused $50 credits expire at year end.", "$50", "credits"),
+        ("The 1 TB egress allowance refreshes monthly.", "1 TB", "egress allowance"),
+        ("A 30% markup applies to reserved GPUs.", "30%", "markup"),
+    ],
+)
+def test_a_verb_of_a_credits_life_ends_its_phrase(text: str, raw: str, subject: str) -> None:
+    assert one(text, raw).subject == subject
