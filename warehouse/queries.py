@@ -143,10 +143,20 @@ def run_failures(con: duckdb.DuckDBPyConnection, run_id: str) -> list[dict[str, 
     return [dict(zip(columns, r, strict=True)) for r in rows]
 
 
-def run_counts(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, int]:
+@dataclass(frozen=True, slots=True)
+class RunCounts:
+    """A run's URLs, each counted once: new, unchanged and failed add up to urls."""
+
+    urls: int
+    new: int  # with a new snapshot
+    unchanged: int  # a 304, or the same reading
+    failed: int
+
+
+def run_counts(con: duckdb.DuckDBPyConnection, run_id: str) -> RunCounts:
     """A run's URLs: in all, with a new snapshot, unchanged, failed."""
-    columns, rows = run(con, "run_counts.sql", run_id=run_id)
-    return dict(zip(columns, rows[0], strict=True))
+    (counts,) = rows_as(RunCounts, con.execute(sql_file("run_counts.sql"), {"run_id": run_id}))
+    return counts
 
 
 @dataclass(frozen=True, slots=True)
