@@ -10,7 +10,14 @@ from typing import NamedTuple
 import duckdb
 
 from extractors.values import AlertKind, CheckOutcome, Freshness, Grade
-from warehouse.db import columns_of, insert_rows, rows_as, sql_file, transaction
+from warehouse.db import (
+    columns_of,
+    field_values,
+    insert_rows,
+    rows_as,
+    sql_file,
+    transaction,
+)
 
 APP_SHELL = "over HTTP the page is an app shell with no text"
 MAX_ATTEMPTS = 20  # a message a channel refused this often is given up on
@@ -194,16 +201,7 @@ def keep(
         con,
         "store.messages",
         [
-            {
-                "notification_id": i,
-                "kind": m.kind,
-                "record_id": m.record_id,
-                "source_id": m.source_id,
-                "title": m.title,
-                "body": m.body,
-                "raised_at": now,
-                "run_id": run_id,
-            }
+            {"notification_id": i, **field_values(m), "raised_at": now, "run_id": run_id}
             for i, m in zip(ids, messages, strict=True)
         ],
     )

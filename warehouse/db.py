@@ -6,7 +6,7 @@ import dataclasses
 import hashlib
 import re
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from importlib import resources
@@ -250,6 +250,13 @@ def insert_rows(
     for start in range(0, len(rows), per):
         chunk = rows[start : start + per]
         con.execute(sql, [[row[c] for row in chunk] for c in columns])
+
+
+def field_values(row: DataclassInstance, leave: Collection[str] = ()) -> dict[str, Any]:
+    """A dataclass's fields by name, as insert_rows takes a row: the columns are the
+    fields' names, so that a field added is stored with no list to keep up by hand
+    (`leave`: fields stored another way, or elsewhere)."""
+    return {f.name: getattr(row, f.name) for f in dataclasses.fields(row) if f.name not in leave}
 
 
 def columns_of(cls: type[DataclassInstance]) -> str:
