@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from warehouse.db import connect, rows_as, rows_from
+from warehouse.db import connect, field_values, insert_rows, rows_as, rows_from
 
 
 def test_appended_batches_stay_apart_without_vacuum(tmp_path: Path) -> None:
@@ -65,3 +65,12 @@ def test_a_column_that_is_not_a_field_is_named(columns: list[str], said: str) ->
 def test_a_renamed_column_fails_from_a_cursor() -> None:
     with pytest.raises(TypeError, match=r"\['count'\].*\['n'\]"):
         rows_as(Pair, duckdb.connect().execute("SELECT 'a' AS name, 1 AS n"))
+
+
+def test_a_rows_fields_are_its_columns_and_read_back_alike() -> None:
+    con = duckdb.connect()
+    con.execute("CREATE TABLE pairs (name VARCHAR, count INTEGER, position INTEGER)")
+    rows = [Pair(name="a", count=2), Pair(name="b", count=3)]
+    insert_rows(con, "pairs", [{**field_values(p), "position": i} for i, p in enumerate(rows)])
+    assert rows_as(Pair, con.execute("SELECT name, count FROM pairs ORDER BY position")) == rows
+    assert field_values(rows[0], leave=("count",)) == {"name": "a"}
