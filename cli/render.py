@@ -163,17 +163,6 @@ def _csv_value(value: Any) -> Any:
     return spreadsheet_safe(value) if isinstance(value, str) else value
 
 
-SUMMARY_COLUMNS = [
-    "record_id",
-    "grade",
-    "freshness",
-    "fetched",
-    "failed",
-    "sources_confirming",
-    "stale_on",
-]
-
-
 def day(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d") if value else "never"
 

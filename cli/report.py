@@ -9,14 +9,18 @@ the same for a run `evidence serve` starts); with --verbose, the table of every 
 
 from __future__ import annotations
 
-from cli.render import SUMMARY_COLUMNS, table
+from dataclasses import fields
+
+from cli.render import table
 from extractors.printable import printable
 from flows.alerting import RunReport
+from warehouse.queries import RecordSummary
 
 
 def report_text(report: RunReport, verbose: bool = False) -> str:
     lines = report.summary_lines(verbose)
     if verbose:
-        rows = [[r[c] for c in SUMMARY_COLUMNS] for r in report.records]
-        lines += ["", table(SUMMARY_COLUMNS, rows)]
+        columns = [f.name for f in fields(RecordSummary)]
+        rows = [[getattr(r, c) for c in columns] for r in report.records]
+        lines += ["", table(columns, rows)]
     return printable("\n".join(lines))  # URLs, errors and figures came from pages

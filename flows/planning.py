@@ -75,7 +75,9 @@ def keeping_rows(catalog: Catalog) -> tuple[list[RecordFile], list[ReviewDate]]:
     for record in catalog.records:
         if record.file not in digests:
             digests[record.file] = file_digest(Path(record.file))
-        files.append(RecordFile(record.id, record.file, digests[record.file]))
+        files.append(
+            RecordFile(record_id=record.id, config_file=record.file, digest=digests[record.file])
+        )
         c = record.config
         if c.review_by is not None:
             dates.append(ReviewDate(c.id, None, c.review_by))

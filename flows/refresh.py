@@ -184,7 +184,10 @@ def report_run(db: Path, run_id: str, before: EvidenceState, raised: list[str]) 
             alerts=raised,
             values=value_moves(before, after),
             conditions=condition_moves(before, after),
-            **counts,
+            urls=counts.urls,
+            new=counts.new,
+            unchanged=counts.unchanged,
+            failed=counts.failed,
         )
 
 

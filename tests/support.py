@@ -7,6 +7,10 @@ import textwrap
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from warehouse.queries import RecordSummary
 
 
 def write_config(root: Path, records: str, settings: str = "fetch: {retries: 0}\n") -> Path:
@@ -40,7 +44,7 @@ def one_source_catalog(
     return config, db
 
 
-def refresh_at(config: Path, db: Path, when: datetime, monkeypatch: object) -> list[dict]:
+def refresh_at(config: Path, db: Path, when: datetime, monkeypatch: object) -> list[RecordSummary]:
     """One refresh flow run, in this process, with the clock at `when`; its summary rows
     (one a record: its report's `records`)."""
     from flows.refresh import refresh_flow

@@ -170,9 +170,9 @@ def test_a_refresh_renders_browser_sources_and_stores_how(
         f'fetch: {{retries: 0}}\nalerts: {{notify: ["json://127.0.0.1:{port}/hook"]}}\n'
     )
     db = tmp_path / "w.duckdb"
-    rows = {r["record_id"]: r for r in refresh_flow(str(config), str(db), None).records}
-    assert rows["rendered"]["grade"] == "documented"
-    assert rows["plain"]["grade"] == "unverified"
+    rows = {r.record_id: r for r in refresh_flow(str(config), str(db), None).records}
+    assert rows["rendered"].grade == "documented"
+    assert rows["plain"].grade == "unverified"
     refresh_flow(str(config), str(db), None)  # the shell is flagged once, not every run
     reviews = [b for _, b in site.posts if b"review: plain app needs render: browser" in b]
     assert len(reviews) == 1

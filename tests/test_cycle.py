@@ -13,7 +13,9 @@ import pytest
 from servers import Page, WebServer
 from support import browser_found, refresh_at, write_config
 
+from extractors.values import Freshness, Grade
 from warehouse.db import connect
+from warehouse.queries import RecordSummary
 
 T0 = datetime(2026, 11, 4, 6, 0, tzinfo=UTC)
 PRIMARY = """<html><head><title>Nimbus research credits</title></head><body>
@@ -74,15 +76,15 @@ def test_refresh_cycle_over_several_runs(
     # 1. first refresh: the primary confirms the cap, the third party the seats.
     summary = refresh_at(catalog, db, T0, monkeypatch)
     assert summary == [
-        {
-            "record_id": "nimbus",
-            "grade": "reported",
-            "freshness": "fresh",
-            "fetched": 2,
-            "failed": 0,
-            "sources_confirming": 2,
-            "stale_on": T0 + timedelta(days=15),
-        }
+        RecordSummary(
+            record_id="nimbus",
+            grade=Grade.REPORTED,
+            freshness=Freshness.FRESH,
+            fetched=2,
+            failed=0,
+            sources_confirming=2,
+            stale_on=T0 + timedelta(days=15),
+        )
     ]
     assert one(db, T0, status) == ("reported", "fresh", T0, T0 + timedelta(days=15), 2)
     assert one(db, T0, "SELECT grade FROM claim_status WHERE claim_id = 'cap'") == ("documented",)

@@ -274,7 +274,7 @@ def test_a_refresh_with_an_endpoint_down_says_so_once_and_goes_on(
         'fetch: {retries: 0, browser_endpoint: "cdp+http://127.0.0.1:9"}\n'
     )
     db = tmp_path / "w.duckdb"
-    rows = {r["record_id"]: r for r in refresh_flow(str(config), str(db), None).records}
+    rows = {r.record_id: r for r in refresh_flow(str(config), str(db), None).records}
     err = capfd.readouterr().err
     said = [ln for ln in err.splitlines() if "browser endpoint" in ln]
     assert len(said) == 1 and "cdp+http://127.0.0.1:9 does not answer" in said[0], err
@@ -285,7 +285,7 @@ def test_a_refresh_with_an_endpoint_down_says_so_once_and_goes_on(
     finally:
         con.close()
     assert outcomes == {"rendered": "browser_unavailable", "plain": "ok"}
-    assert rows["plain"]["grade"] == "documented"
+    assert rows["plain"].grade == "documented"
 
 
 @pytest.mark.slow

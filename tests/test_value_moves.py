@@ -16,9 +16,19 @@ from flows.alerting import (
 )
 from flows.alerting.artifacts import changes_report
 from warehouse.alerts import CheckState, EvidenceState, ValueState
+from warehouse.queries import RecordSummary
 
 D1, D2, D3 = (datetime(2026, 11, d, 6, tzinfo=UTC) for d in (2, 20, 30))
 URLS = {("acme", "p"): "https://acme.example/pricing"}
+ACME = RecordSummary(
+    record_id="acme",
+    grade="contradicted",
+    freshness="fresh",
+    fetched=1,
+    failed=0,
+    sources_confirming=0,
+    stale_on=None,
+)
 
 
 def value(text: str, v: float | None, first: datetime, last: datetime, current: bool) -> ValueState:
@@ -60,7 +70,7 @@ def test_a_figure_that_moves_again_on_a_changed_claim_is_told() -> None:
     (message,) = evidence_messages(before, after, {("acme", "credits"): "$50 a month"}, URLS)
     assert message.title == "changed: acme credits $55 -> $58"
     assert "History: $50 2026-11-02 to 2026-11-02; $55" in message.body
-    report = RunReport(run_id="r", records=[{}], moved=[], claims=[], failures=[], values=[move])
+    report = RunReport(run_id="r", records=[ACME], moved=[], claims=[], failures=[], values=[move])
     assert "acme: credits on p: $55 -> $58" in report_text(report)
     assert "acme / credits on p: $55 -> $58" in changes_report(report)
 
@@ -121,5 +131,7 @@ def test_conditions_alert_when_they_break_and_hold_again_never_while_broken() ->
     assert [(m.kind, m.title) for m in messages] == [
         ("condition", "condition: acme gpu-hours fail: 300 is below at_least 400 on p")
     ]
-    report = RunReport(run_id="r", records=[{}], moved=[], claims=[], failures=[], conditions=first)
+    report = RunReport(
+        run_id="r", records=[ACME], moved=[], claims=[], failures=[], conditions=first
+    )
     assert report_text(report).splitlines()[0].startswith("acme/gpu-hours: condition fail")

@@ -1,10 +1,15 @@
-"""The warehouse's door: write sessions never merge row groups at checkpoint."""
+"""The warehouse's door: write sessions never merge row groups at checkpoint; rows read
+back are built by column name, and a column renamed on one side only is an error."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from warehouse.db import connect
+import duckdb
+import pytest
+
+from warehouse.db import connect, field_values, insert_rows, rows_as, rows_from
 
 
 def test_appended_batches_stay_apart_without_vacuum(tmp_path: Path) -> None:
@@ -27,3 +32,45 @@ def test_appended_batches_stay_apart_without_vacuum(tmp_path: Path) -> None:
     con.close()
     assert rows == 1200
     assert groups == 4  # each session's append is its own row group, none rewritten
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    name: str
+    count: int
+
+
+def test_rows_are_built_by_column_name_not_position() -> None:
+    con = duckdb.connect()
+    rows = rows_as(Pair, con.execute("SELECT 2 AS count, 'a' AS name UNION ALL SELECT 3, 'b'"))
+    assert rows == [Pair(name="a", count=2), Pair(name="b", count=3)]
+    assert rows_as(Pair, con.execute("SELECT 'a' AS name, 1 AS count WHERE false")) == []
+
+
+@pytest.mark.parametrize(
+    ("columns", "said"),
+    [
+        (["name", "total"], "no column for field(s) ['count']; column(s) ['total'] match no field"),
+        (["name"], "no column for field(s) ['count']"),
+        (["name", "count", "extra"], "column(s) ['extra'] match no field"),
+        (["name", "count", "count"], "a column named twice"),
+    ],
+)
+def test_a_column_that_is_not_a_field_is_named(columns: list[str], said: str) -> None:
+    with pytest.raises(TypeError, match=r"^Pair: ") as raised:
+        rows_from(Pair, columns, [("a", 1, 2)[: len(columns)]])
+    assert said in str(raised.value)
+
+
+def test_a_renamed_column_fails_from_a_cursor() -> None:
+    with pytest.raises(TypeError, match=r"\['count'\].*\['n'\]"):
+        rows_as(Pair, duckdb.connect().execute("SELECT 'a' AS name, 1 AS n"))
+
+
+def test_a_rows_fields_are_its_columns_and_read_back_alike() -> None:
+    con = duckdb.connect()
+    con.execute("CREATE TABLE pairs (name VARCHAR, count INTEGER, position INTEGER)")
+    rows = [Pair(name="a", count=2), Pair(name="b", count=3)]
+    insert_rows(con, "pairs", [{**field_values(p), "position": i} for i, p in enumerate(rows)])
+    assert rows_as(Pair, con.execute("SELECT name, count FROM pairs ORDER BY position")) == rows
+    assert field_values(rows[0], leave=("count",)) == {"name": "a"}

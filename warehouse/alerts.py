@@ -10,7 +10,14 @@ from typing import NamedTuple
 import duckdb
 
 from extractors.values import AlertKind, CheckOutcome, Freshness, Grade
-from warehouse.db import insert_rows, rows_as, sql_file, transaction
+from warehouse.db import (
+    columns_of,
+    field_values,
+    insert_rows,
+    rows_as,
+    sql_file,
+    transaction,
+)
 
 APP_SHELL = "over HTTP the page is an app shell with no text"
 MAX_ATTEMPTS = 20  # a message a channel refused this often is given up on
@@ -119,8 +126,8 @@ def latest_alerts(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], Alert
     alerts = rows_as(
         AlertRow,
         con.execute(
-            "SELECT * FROM store.alerts QUALIFY row_number() OVER"
-            " (PARTITION BY record_id, source_id ORDER BY alert_id DESC) = 1"
+            f"SELECT {columns_of(AlertRow)} FROM store.alerts QUALIFY"  # noqa: S608 (field names)
+            " row_number() OVER (PARTITION BY record_id, source_id ORDER BY alert_id DESC) = 1"
         ),
     )
     return {(a.record_id, a.source_id): a for a in alerts}
@@ -194,16 +201,7 @@ def keep(
         con,
         "store.messages",
         [
-            {
-                "notification_id": i,
-                "kind": m.kind,
-                "record_id": m.record_id,
-                "source_id": m.source_id,
-                "title": m.title,
-                "body": m.body,
-                "raised_at": now,
-                "run_id": run_id,
-            }
+            {"notification_id": i, **field_values(m), "raised_at": now, "run_id": run_id}
             for i, m in zip(ids, messages, strict=True)
         ],
     )

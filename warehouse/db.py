@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from importlib import resources
@@ -252,14 +253,42 @@ def insert_rows(
         con.execute(sql, [[row[c] for row in chunk] for c in columns])
 
 
+def field_values(row: DataclassInstance, leave: Collection[str] = ()) -> dict[str, Any]:
+    """A dataclass's fields by name, as insert_rows takes a row: the columns are the
+    fields' names, so that a field added is stored with no list to keep up by hand
+    (`leave`: fields stored another way, or elsewhere)."""
+    return {name: getattr(row, name) for name in _field_names(type(row)) if name not in leave}
+
+
+@functools.cache
+def _field_names(cls: type[DataclassInstance]) -> tuple[str, ...]:
+    """Once a class, not once a row: a page's figures are inserted by the thousand."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def columns_of(cls: type[DataclassInstance]) -> str:
+    """A dataclass's fields as a SELECT or INSERT list names them: `a, b, c`."""
+    return ", ".join(f.name for f in dataclasses.fields(cls))
+
+
 def rows_as(cls: type[Row], cursor: duckdb.DuckDBPyConnection) -> list[Row]:
-    """The cursor's rows as `cls` (a dataclass), each field taken by column name."""
+    """The cursor's rows as `cls` (a dataclass), each field taken from the column of its
+    name (see rows_from)."""
     columns = [d[0] for d in cursor.description or ()]
+    return rows_from(cls, columns, cursor.fetchall())
+
+
+def rows_from(cls: type[Row], columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[Row]:
+    """Rows as `cls` (a dataclass), each field taken from the column of its name, never
+    by position. The query's columns are the fields, no more and no fewer: a column
+    renamed on one side only is a TypeError naming it, not a value in the wrong field."""
     fields = [f.name for f in dataclasses.fields(cls)]
-    missing = set(fields) - set(columns)
-    if missing:
-        raise ValueError(f"{cls.__name__}: the query has no column {sorted(missing)}")
+    missing = [f for f in fields if f not in columns]
+    extra = [c for c in columns if c not in fields]
+    if missing or extra or len(set(columns)) != len(columns):
+        said = [f"no column for field(s) {missing}"] if missing else []
+        said += [f"column(s) {extra} match no field"] if extra else []
+        said += [] if said else [f"a column named twice in {list(columns)}"]
+        raise TypeError(f"{cls.__name__}: {'; '.join(said)}")
     at = [columns.index(name) for name in fields]
-    return [
-        cls(**{name: r[i] for name, i in zip(fields, at, strict=True)}) for r in cursor.fetchall()
-    ]
+    return [cls(**{name: r[i] for name, i in zip(fields, at, strict=True)}) for r in rows]

@@ -13,7 +13,7 @@ from extractors.grading import urgency
 from extractors.moves import moved_figures
 from extractors.statuses import extract_statuses
 from extractors.values import CheckOutcome, Role
-from warehouse.db import insert_rows, rows_as, sql_file, transaction
+from warehouse.db import field_values, insert_rows, rows_as, sql_file, transaction
 
 # Outcomes of a source that a fix to its URL settles, rather than another try.
 WRONG_URL = ("soft_404", "dns_error", "redirect_loop")
@@ -117,18 +117,12 @@ def sync_keeping(
         insert_rows(
             con,
             "store.record_files",
-            [
-                {"record_id": f.record_id, "config_file": f.config_file, "digest": f.digest}
-                for f in files
-            ],
+            [field_values(f) for f in files],
         )
         insert_rows(
             con,
             "store.review_dates",
-            [
-                {"record_id": d.record_id, "claim_id": d.claim_id, "review_by": d.review_by}
-                for d in dates
-            ],
+            [field_values(d) for d in dates],
         )
 
 
@@ -221,15 +215,7 @@ def due_review_dates(con: duckdb.DuckDBPyConnection, now: datetime) -> list[Revi
     insert_rows(
         con,
         "store.review_alerts",
-        [
-            {
-                "record_id": d.record_id,
-                "claim_id": d.claim_id,
-                "review_by": d.review_by,
-                "raised_at": now,
-            }
-            for d in due
-        ],
+        [{**field_values(d), "raised_at": now} for d in due],
     )
     return due
 

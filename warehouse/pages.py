@@ -7,8 +7,12 @@ from collections.abc import Iterable, Sequence
 
 import duckdb
 
-from warehouse.db import insert_rows, rows_as, transaction
+from warehouse.db import field_values, insert_rows, rows_as, transaction
 from warehouse.rows import PageRow, StoredBody
+
+# The fields of a PageRow store.pages does not hold by their names: the body is kept in
+# store.bodies, the figures and statuses in their own tables, its size as `bytes`.
+_PAGE_ELSEWHERE = ("body_z", "numbers", "statuses", "size")
 
 
 def missing_pages(
@@ -36,23 +40,7 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
     insert_rows(
         con,
         "store.pages",
-        [
-            {
-                "content_hash": p.content_hash,
-                "bytes": p.size,
-                "content_type": p.content_type,
-                "encoding": p.encoding,
-                "title": p.title,
-                "text": p.text,
-                "extractor_version": p.extractor_version,
-                "app_shell": p.app_shell,
-                "text_hash": p.text_hash,
-                "fingerprint": p.fingerprint,
-                "published_on": p.published_on,
-                "modified_on": p.modified_on,
-            }
-            for p in pages
-        ],
+        [{**field_values(p, leave=_PAGE_ELSEWHERE), "bytes": p.size} for p in pages],
     )
     insert_rows(
         con,
@@ -64,21 +52,7 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
         con,
         "store.page_numbers",
         [
-            {
-                "content_hash": p.content_hash,
-                "position": i,
-                "kind": n.kind.value,
-                "value": n.value,
-                "value_end": n.value_end,
-                "unit": n.unit,
-                "currency": n.currency,
-                "qualifier": n.qualifier,
-                "date_from": n.date_from,
-                "date_to": n.date_to,
-                "raw": n.raw,
-                "sentence": n.sentence,
-                "subject": n.subject,
-            }
+            {"content_hash": p.content_hash, "position": i, **field_values(n)}
             for p in pages
             for i, n in enumerate(p.numbers)
         ],
@@ -87,13 +61,7 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
         con,
         "store.page_statuses",
         [
-            {
-                "content_hash": p.content_hash,
-                "position": i,
-                "status": s.status.value,
-                "phrase": s.phrase,
-                "sentence": s.sentence,
-            }
+            {"content_hash": p.content_hash, "position": i, **field_values(s)}
             for p in pages
             for i, s in enumerate(p.statuses)
         ],

@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 
 from extractors.grading import urgency
-from extractors.values import AlertKind, DueReason
+from extractors.values import AlertKind, DueReason, Freshness, Grade
 from warehouse.db import rows_as, sql_file
 from warehouse.errors import QueryError, WarehouseError, first_line
 
@@ -137,16 +137,36 @@ def alerts(
     return run(con, "alerts.sql", everything=everything, kind=kind, since=since)
 
 
-def run_failures(con: duckdb.DuckDBPyConnection, run_id: str) -> list[dict[str, Any]]:
-    """The sources whose live fetch failed in a run (URL, record, source, outcome, error)."""
-    columns, rows = run(con, "run_failures.sql", run_id=run_id)
-    return [dict(zip(columns, r, strict=True)) for r in rows]
+@dataclass(frozen=True, slots=True)
+class RunFailure:
+    """A source whose live fetch failed in a run: its newest live attempt."""
+
+    url: str
+    record_id: str
+    source_id: str
+    outcome: str
+    error: str | None
 
 
-def run_counts(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, int]:
+def run_failures(con: duckdb.DuckDBPyConnection, run_id: str) -> list[RunFailure]:
+    """The sources whose live fetch failed in a run, by URL, record and source."""
+    return rows_as(RunFailure, con.execute(sql_file("run_failures.sql"), {"run_id": run_id}))
+
+
+@dataclass(frozen=True, slots=True)
+class RunCounts:
+    """A run's URLs, each counted once: new, unchanged and failed add up to urls."""
+
+    urls: int
+    new: int  # with a new snapshot
+    unchanged: int  # a 304, or the same reading
+    failed: int
+
+
+def run_counts(con: duckdb.DuckDBPyConnection, run_id: str) -> RunCounts:
     """A run's URLs: in all, with a new snapshot, unchanged, failed."""
-    columns, rows = run(con, "run_counts.sql", run_id=run_id)
-    return dict(zip(columns, rows[0], strict=True))
+    (counts,) = rows_as(RunCounts, con.execute(sql_file("run_counts.sql"), {"run_id": run_id}))
+    return counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,10 +212,27 @@ def card(con: duckdb.DuckDBPyConnection, record_id: str) -> dict[str, Result] | 
     }
 
 
-def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class RecordSummary:
+    """A record after a refresh: its grade and freshness, what this run's fetches of its
+    sources found, how many sources confirm it and when it goes stale."""
+
+    record_id: str
+    grade: Grade
+    freshness: Freshness
+    fetched: int  # its sources fetched in this run, with a page or a 304
+    failed: int  # its sources whose fetch failed in this run
+    sources_confirming: int
+    stale_on: datetime | None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "grade", Grade(self.grade))
+        object.__setattr__(self, "freshness", Freshness(self.freshness))
+
+
+def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> list[RecordSummary]:
     """One row per record after a refresh: grade, freshness, what this run's fetches found."""
-    columns, rows = run(con, "run_summary.sql", run_id=run_id)
-    return [dict(zip(columns, r, strict=True)) for r in rows]
+    return rows_as(RecordSummary, con.execute(sql_file("run_summary.sql"), {"run_id": run_id}))
 
 
 def served_catalog(con: duckdb.DuckDBPyConnection) -> tuple[str | None, list[str]]:

@@ -12,7 +12,7 @@ import duckdb
 from extractors.values import Outcome, Via
 from warehouse import pages
 from warehouse.conditions import grade_conditions
-from warehouse.db import insert_rows, rows_as, sql_file, transaction
+from warehouse.db import field_values, insert_rows, rows_as, sql_file, transaction
 from warehouse.pause import pause_point
 from warehouse.rows import (
     CheckRow,
@@ -70,11 +70,8 @@ def sync_catalog(
             "store.records",
             [
                 {
-                    "record_id": r.record_id,
-                    "title": r.title,
-                    "window_s": r.window_s,
+                    **field_values(r, leave=("fields",)),
                     "fields": [{"name": k, "value": v} for k, v in r.fields],
-                    "config_file": r.config_file,
                     "position": i,
                 }
                 for i, r in enumerate(records)
@@ -83,30 +80,16 @@ def sync_catalog(
         insert_rows(
             con,
             "store.sources",
-            [
-                {
-                    "record_id": s.record_id,
-                    "source_id": s.source_id,
-                    "url": s.url,
-                    "role": s.role,
-                    "position": i,
-                }
-                for i, s in enumerate(sources)
-            ],
+            [{**field_values(s), "position": i} for i, s in enumerate(sources)],
         )
         insert_rows(
             con,
             "store.claims",
             [
                 {
-                    "record_id": c.record_id,
-                    "claim_id": c.claim_id,
-                    "quote": c.quote,
-                    "status": c.status,
+                    **field_values(c, leave=("source_ids",)),
                     "source_ids": list(c.source_ids) if c.source_ids is not None else None,
                     "position": i,
-                    "figure": c.figure,
-                    "expect": c.expect,
                 }
                 for i, c in enumerate(claims)
             ],
@@ -278,25 +261,9 @@ def write_checks(con: duckdb.DuckDBPyConnection, checks: Sequence[CheckRow]) -> 
             "store.checks",
             [
                 {
-                    "record_id": c.record_id,
-                    "claim_id": c.claim_id,
-                    "source_id": c.source_id,
-                    "snapshot_id": c.snapshot_id,
-                    "quote": c.quote,
-                    "outcome": c.outcome,
-                    "found_text": c.found_text,
+                    **field_values(c, leave=("found_values",)),
                     "found_values": list(c.found_values),
-                    "closest_text": c.closest_text,
-                    "closest_score": c.closest_score,
                     "rules": CHECK_RULES,
-                    "claim_status": c.claim_status,
-                    "figure": c.figure,
-                    "found_status": c.found_status,
-                    "value": c.value,
-                    "unit": c.unit,
-                    "currency": c.currency,
-                    "value_status": c.value_status,
-                    "value_text": c.value_text,
                 }
                 for c in checks
             ],
@@ -323,17 +290,7 @@ def write_reviews(con: duckdb.DuckDBPyConnection, reviews: Sequence[Review], now
         insert_rows(
             con,
             "store.snapshot_reviews",
-            [
-                {
-                    "snapshot_id": r.snapshot_id,
-                    "record_id": r.record_id,
-                    "source_id": r.source_id,
-                    "reason": r.reason,
-                    "flagged_at": now,
-                    "accepted_at": None,
-                }
-                for r in reviews
-            ],
+            [{**field_values(r), "flagged_at": now, "accepted_at": None} for r in reviews],
         )
 
 

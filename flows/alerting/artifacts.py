@@ -5,10 +5,12 @@ as the command prints it)."""
 
 from __future__ import annotations
 
+from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
 from flows.alerting.report import RunReport
+from warehouse.queries import RecordSummary
 
 STATUS_KEY = "evidence-status"
 CHANGES_KEY = "evidence-changes"
@@ -31,8 +33,10 @@ def publish(report: RunReport) -> None:
     )
 
 
-def _cells(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in row.items()}
+def _cells(row: RecordSummary) -> dict[str, Any]:
+    """The row's fields by name, in the order run_summary.sql gives them."""
+    values = {f.name: getattr(row, f.name) for f in fields(row)}
+    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in values.items()}
 
 
 def changes_report(report: RunReport) -> str:

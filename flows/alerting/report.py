@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from flows.alerting.moves import ClaimMove, ConditionMove, RecordMove, ValueMove
 from warehouse.errors import first_line
+from warehouse.queries import RecordSummary, RunFailure
 
 MAX_FAILED = 10  # failed sources named; `evidence sources --failing` lists every one
 MAX_FIRST = 10  # records graded for the first time named one by one; more are counted
@@ -39,7 +39,7 @@ class Failure:
 @dataclass(frozen=True, slots=True)
 class RunReport:
     run_id: str
-    records: list[dict[str, Any]]  # one summary row per record (grade, freshness, ...)
+    records: list[RecordSummary]  # one per record (grade, freshness, ...)
     moved: list[RecordMove]
     claims: list[ClaimMove]  # every check that moved, its record's grade moved or not
     failures: list[Failure]
@@ -101,17 +101,17 @@ def _records(n: int) -> str:
     return f"{n} record" if n == 1 else f"{n} records"
 
 
-def failures_by_url(rows: list[dict[str, Any]]) -> list[Failure]:
+def failures_by_url(rows: list[RunFailure]) -> list[Failure]:
     """The failed sources of a run (warehouse.queries.run_failures), one entry a URL."""
-    by_url: dict[str, list[dict[str, Any]]] = {}
+    by_url: dict[str, list[RunFailure]] = {}
     for row in rows:
-        by_url.setdefault(row["url"], []).append(row)
+        by_url.setdefault(row.url, []).append(row)
     return [
         Failure(
             url=url,
-            outcome=str(group[0]["outcome"]),
-            error=group[0]["error"],
-            sources=tuple(f"{r['record_id']}/{r['source_id']}" for r in group),
+            outcome=str(group[0].outcome),
+            error=group[0].error,
+            sources=tuple(f"{r.record_id}/{r.source_id}" for r in group),
         )
         for url, group in by_url.items()
     ]
