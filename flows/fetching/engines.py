@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 
     from flows.catalog import FetchSettings
 
-CONNECT_TIMEOUT_S = 15.0  # to launch a browser or reach an endpoint
+CONNECT_TIMEOUT_S = 15.0  # to reach an endpoint
+# to launch a browser here: Playwright's own default, for a machine busy with other work
+LAUNCH_TIMEOUT_S = 30.0
 DISCONNECT_WAIT_S = 1.0  # for Playwright to learn that a browser is gone
 CLOSE_TIMEOUT_S = 5.0  # to close a context or a browser; past it, it is let go
 REOPENS = 1  # a lost browser is opened again this many times in one refresh
@@ -242,7 +244,8 @@ class Engine:
         await self._drop()
         self._opened += 1
         try:
-            async with asyncio.timeout(CONNECT_TIMEOUT_S):
+            limit = CONNECT_TIMEOUT_S if self.endpoint.remote else LAUNCH_TIMEOUT_S
+            async with asyncio.timeout(limit):
                 self._browser = await self._start()
         except (Error, TimeoutError, OSError) as e:
             self.unavailable = f"{self.endpoint} does not answer ({_playwright_reason(e)})"
