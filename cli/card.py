@@ -2,97 +2,93 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from cli.render import cell, day, evidence_line, freshness_line, table
+from extractors.conditions import Condition
 from extractors.printable import printable
 from extractors.values import CheckOutcome
-from warehouse.queries import Result
+from warehouse.card import Card, ParsedExtract, ShownValue, SourceCheck, SourceHealthRow
 
 
-def _rows(result: Result) -> list[dict[str, Any]]:
-    columns, rows = result
-    return [dict(zip(columns, r, strict=True)) for r in rows]
-
-
-def render_card(data: dict[str, Result]) -> str:
-    (rec,) = _rows(data["record"])
-    out = [f"{rec['title']}", f"id: {rec['record_id']}", ""]
-    fields = rec["fields"] or []
+def render_card(data: Card) -> str:
+    rec = data.record
+    out = [f"{rec.title}", f"id: {rec.record_id}", ""]
+    fields = rec.fields or []
     width = max([len(f["name"]) for f in fields] + [8])
     out += [f"{f['name'].ljust(width)}  {f['value']}" for f in fields]
     if fields:
         out.append("")
-    out.append(evidence_line(rec["grade"], _rows(data["claims"]), _rows(data["checks"])))
-    health = _rows(data["sources"])
-    out += [f"  {line}" for line in _held(rec["record_id"], health)]  # beside what it holds
-    out.append(freshness_line(rec["freshness"], rec["checked_at"], rec["stale_on"], rec["via"]))
-    window_days = rec["window_s"] / 86400
+    out.append(evidence_line(rec.grade, data.claims, data.checks))
+    health = data.sources
+    out += [f"  {line}" for line in _held(rec.record_id, health)]  # beside what it holds
+    out.append(freshness_line(rec.freshness, rec.checked_at, rec.stale_on, rec.via))
+    window_days = rec.window_s / 86400
     out.append(
-        f"Window: {window_days:g} days; stale on {day(rec['stale_on'])}"
-        if rec["stale_on"]
+        f"Window: {window_days:g} days; stale on {day(rec.stale_on)}"
+        if rec.stale_on
         else f"Window: {window_days:g} days"
     )
 
-    claims = _rows(data["claims"])
+    claims = data.claims
     broken = sorted(
-        (c for c in claims if c.get("condition") in ("warn", "fail")),
-        key=lambda c: c["condition"] != "fail",
+        (c for c in claims if c.condition in (Condition.WARN, Condition.FAIL)),
+        key=lambda c: c.condition != Condition.FAIL,
     )
     for c in broken:  # broken conditions first
-        out.append(f"Condition {c['condition']}: {c['claim_id']}: {c['condition_detail']}")
-    values: dict[str, list[dict[str, Any]]] = {}
-    for row in _rows(data.get("values", ([], []))):
-        values.setdefault(row["claim_id"], []).append(row)
+        out.append(f"Condition {c.condition}: {c.claim_id}: {c.condition_detail}")
+    values: dict[str, list[ShownValue]] = {}
+    for row in data.values:
+        values.setdefault(row.claim_id, []).append(row)
 
-    checks: dict[str, list[dict[str, Any]]] = {}
-    for row in _rows(data["checks"]):
-        checks.setdefault(row["claim_id"], []).append(row)
+    checks: dict[str, list[SourceCheck]] = {}
+    for check in data.checks:
+        checks.setdefault(check.claim_id, []).append(check)
     out += ["", "Claims:"]
     if not claims:
         out.append("  (none: a record with no claims stays unverified)")
     for claim in claims:
-        status = f" [status: {claim['status']}]" if claim["status"] else ""
-        out.append(f"  {claim['claim_id']}: {claim['grade']}{status}")
-        out.append(f'    quote: "{claim["quote"]}"')
-        if claim.get("condition") is not None:
-            out.append(f"    condition: {claim['condition']} ({claim['condition_detail']})")
-        for check in checks.get(claim["claim_id"], []):
-            line = f"    {check['source_id']} ({check['role']}): {check['outcome']}"
+        status = f" [status: {claim.status}]" if claim.status else ""
+        out.append(f"  {claim.claim_id}: {claim.grade}{status}")
+        out.append(f'    quote: "{claim.quote}"')
+        if claim.condition is not None:
+            out.append(f"    condition: {claim.condition} ({claim.condition_detail})")
+        for check in checks.get(claim.claim_id, []):
+            line = f"    {check.source_id} ({check.role}): {check.outcome}"
             dated = _page_dates(check)
-            if check["outcome"] == CheckOutcome.CHANGED and check.get("found_status"):
-                line += f', {claim["status"]} -> {check["found_status"]}: "{check["found_text"]}"'
+            if check.outcome == CheckOutcome.CHANGED and check.found_status:
+                line += f', {claim.status} -> {check.found_status}: "{check.found_text}"'
                 if dated:
                     line += f" ({dated})"
-            elif check["outcome"] == CheckOutcome.CHANGED:
-                line += f', found {cell(check["found_values"])}: "{check["found_text"]}"'
+            elif check.outcome == CheckOutcome.CHANGED:
+                line += f', found {cell(check.found_values)}: "{check.found_text}"'
                 if dated:
                     line += f" ({dated})"
-            elif check["checked_at"] is not None:
-                line += f" (checked {day(check['checked_at'])}{'; ' + dated if dated else ''})"
+            elif check.checked_at is not None:
+                line += f" (checked {day(check.checked_at)}{'; ' + dated if dated else ''})"
             out.append(line)
-            if check["outcome"] == CheckOutcome.ABSENT and check.get("closest_text"):
+            if check.outcome == CheckOutcome.ABSENT and check.closest_text:
                 out.append(
-                    f"      closest on the page ({check['closest_score']}): "
-                    f'"{_short(check["closest_text"])}"'
+                    f"      closest on the page ({check.closest_score}): "
+                    f'"{_short(check.closest_text)}"'
                 )
-        for source, shown in _by_source(values.get(claim["claim_id"], [])).items():
+        for source, shown in _by_source(values.get(claim.claim_id, [])).items():
             out.append(f"    values on {source}: {value_history(shown)}")
 
-    extracts = _rows(data["extracts"])
-    numbers = [e for e in extracts if e["what"] == "number"]
-    statuses = [e for e in extracts if e["what"] == "status"]
+    numbers = [e for e in data.extracts if e.what == "number"]
+    statuses = [e for e in data.extracts if e.what == "status"]
     out += ["", "Parsed numbers:"]
     for source_id, figures in _by_source(numbers).items():  # each source's figures together
         out.append(f"  {source_id}:")
         rows = [
             (
-                n["kind"],
+                n.kind,
                 _value(n),
-                n["currency"] or n["unit"],
-                n["subject"],
-                n["qualifier"],
-                n["raw"],
+                n.currency or n.unit,
+                n.subject,
+                n.qualifier,
+                n.raw,
             )
             for n in figures
         ]
@@ -103,8 +99,7 @@ def render_card(data: dict[str, Result]) -> str:
     out += ["", "Statuses:"]
     if statuses:
         out += [
-            f'  {s["source_id"]}: {s["kind"]} ("{s["raw"]}") — {_short(s["sentence"])}'
-            for s in statuses
+            f'  {s.source_id}: {s.kind} ("{s.raw}") — {_short(s.sentence or "")}' for s in statuses
         ]
     else:
         out.append("  (none)")
@@ -116,13 +111,13 @@ def render_card(data: dict[str, Result]) -> str:
                 ["source", "role", "last outcome", "http", "last ok", "failures", "url"],
                 [
                     (
-                        h["source_id"],
-                        h["role"],
-                        h["last_outcome"] or "never fetched",
-                        h["last_http_status"],
-                        day(h["last_ok_at"]) if h["last_ok_at"] else "never",
-                        h["consecutive_failures"],
-                        h["url"],
+                        h.source_id,
+                        h.role,
+                        h.last_outcome or "never fetched",
+                        h.last_http_status,
+                        day(h.last_ok_at) if h.last_ok_at else "never",
+                        h.consecutive_failures,
+                        h.url,
                     )
                     for h in health
                 ],
@@ -130,55 +125,61 @@ def render_card(data: dict[str, Result]) -> str:
             )
         )
     )
-    for o in _rows(data["origins"]):
-        if o["archived_url"]:
-            out.append(
-                f"  {o['source_id']}: archived copy ({day(o['archived_at'])}): {o['archived_url']}"
-            )
+    for o in data.origins:
+        if o.archived_url:
+            out.append(f"  {o.source_id}: archived copy ({day(o.archived_at)}): {o.archived_url}")
     for h in health:
-        if h["needs_browser"]:
+        if h.needs_browser:
             out.append(
-                f"  {h['source_id']}: {h['needs_review']}; add `render: browser` to the "
+                f"  {h.source_id}: {h.needs_review}; add `render: browser` to the "
                 "source in its record file"
             )
     return printable("\n".join(out))  # titles, fields and quotes are the user's and pages'
 
 
-def _held(record_id: str, health: list[dict[str, Any]]) -> list[str]:
+def _held(record_id: str, health: list[SourceHealthRow]) -> list[str]:
     """The sources whose newest page is held for review, said under the Evidence line."""
     return [
-        f"{h['source_id']}: newest page held for review ({h['needs_review']}); the previous "
-        f"one still counts. `evidence accept {record_id} {h['source_id']}` lets it count."
+        f"{h.source_id}: newest page held for review ({h.needs_review}); the previous "
+        f"one still counts. `evidence accept {record_id} {h.source_id}` lets it count."
         for h in health
-        if h["needs_review"] and not h["needs_browser"]
+        if h.needs_review and not h.needs_browser
     ]
 
 
-def _by_source(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
+class _OfSource(Protocol):
+    @property
+    def source_id(self) -> str: ...
+
+
+Of = TypeVar("Of", bound=_OfSource)
+
+
+def _by_source(rows: Sequence[Of]) -> dict[str, list[Of]]:
+    out: dict[str, list[Of]] = {}
     for row in rows:
-        out.setdefault(row["source_id"], []).append(row)
+        out.setdefault(row.source_id, []).append(row)
     return out
 
 
-def value_history(rows: list[dict[str, Any]]) -> str:
+def value_history(rows: Sequence[ShownValue]) -> str:
     """ "500 GPU hours 2026-11-02 to 2026-12-01; 300 GPU hours since 2026-12-01"."""
     parts = []
     for i, v in enumerate(rows):
-        said = v["status"] or v["text"] or cell(v["value"])
-        if v["current"] and i == len(rows) - 1:
-            parts.append(f"{said} since {day(v['first_seen_at'])}")
+        said = v.status or v.text or cell(v.value)
+        if v.current and i == len(rows) - 1:
+            parts.append(f"{said} since {day(v.first_seen_at)}")
         else:
-            parts.append(f"{said} {day(v['first_seen_at'])} to {day(v['last_seen_at'])}")
+            parts.append(f"{said} {day(v.first_seen_at)} to {day(v.last_seen_at)}")
     return "; ".join(parts)
 
 
-def _value(n: dict[str, Any]) -> str:
-    if n["kind"] in ("date", "date_range"):
-        start, end = n["date_from"], n["date_to"]
+def _value(n: ParsedExtract) -> str:
+    if n.kind in ("date", "date_range"):
+        start, end = n.date_from, n.date_to
         return str(start) if start == end else f"{start} to {end}"
-    value = cell(n["value"])
-    return f"{value}-{cell(n['value_end'])}" if n["value_end"] is not None else value
+    value = cell(n.value)
+    return f"{value}-{cell(n.value_end)}" if n.value_end is not None else value
 
 
 def _short(text: str, width: int = 100) -> str:
@@ -186,12 +187,12 @@ def _short(text: str, width: int = 100) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _page_dates(check: dict) -> str:
+def _page_dates(check: SourceCheck) -> str:
     """The page's own dates, as the card shows them beside a check."""
-    if check.get("modified_on"):
-        return f"page updated {check['modified_on'].isoformat()}"
-    if check.get("published_on"):
-        return f"page published {check['published_on'].isoformat()}"
+    if check.modified_on:
+        return f"page updated {check.modified_on.isoformat()}"
+    if check.published_on:
+        return f"page published {check.published_on.isoformat()}"
     return ""
 
 

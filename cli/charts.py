@@ -6,25 +6,26 @@ from __future__ import annotations
 
 import html
 from datetime import datetime
-from typing import Any
 
 from markupsafe import Markup
+
+from warehouse.card import ShownValue
 
 WIDTH, HEIGHT = 640, 150
 LEFT, RIGHT, TOP, BOTTOM = 8, 8, 22, 30  # room for the labels
 
 
-def step_chart_svg(rows: list[dict[str, Any]], now: datetime, source: str) -> Markup:
+def step_chart_svg(rows: list[ShownValue], now: datetime, source: str) -> Markup:
     """The source's values of one claim (rows of `claim_values`, oldest first); figures
     only: a status history is said in words beside it."""
-    points = [r for r in rows if r["value"] is not None]
+    points = [(r, r.value) for r in rows if r.value is not None]
     if not points:
         return Markup("")
-    start = points[0]["first_seen_at"]
-    end = max(now, points[-1]["last_seen_at"])
+    start = points[0][0].first_seen_at
+    end = max(now, points[-1][0].last_seen_at)
     span = max((end - start).total_seconds(), 1.0)
-    low = min(r["value"] for r in points)
-    high = max(r["value"] for r in points)
+    low = min(v for _, v in points)
+    high = max(v for _, v in points)
     if high == low:
         low, high = low - 1, high + 1
     inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -43,16 +44,16 @@ def step_chart_svg(rows: list[dict[str, Any]], now: datetime, source: str) -> Ma
         'stroke="#bbb"/>',
     ]
     path: list[str] = []
-    for i, r in enumerate(points):
-        x0 = x(r["first_seen_at"])
-        until = points[i + 1]["first_seen_at"] if i + 1 < len(points) else end
-        if not r["current"] and i + 1 == len(points):
-            until = r["last_seen_at"]  # not shown any more
+    for i, (r, value) in enumerate(points):
+        x0 = x(r.first_seen_at)
+        until = points[i + 1][0].first_seen_at if i + 1 < len(points) else end
+        if not r.current and i + 1 == len(points):
+            until = r.last_seen_at  # not shown any more
         x1 = max(x(until), x0 + 2)
-        y0 = y(r["value"])
+        y0 = y(value)
         path.append(f"{'M' if not path else 'L'}{x0:.1f},{y0:.1f} L{x1:.1f},{y0:.1f}")
-        said = html.escape(r["text"] or f"{r['value']:g}")
-        day = r["first_seen_at"].strftime("%Y-%m-%d")
+        said = html.escape(r.text or f"{value:g}")
+        day = r.first_seen_at.strftime("%Y-%m-%d")
         anchor = "end" if x0 > WIDTH * 0.8 else "start"
         tx = x1 if anchor == "end" else x0
         parts.append(

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 from extractors.printable import printable, spreadsheet_safe
 from extractors.values import CheckOutcome, Freshness, Grade, Via
+from warehouse.card import ClaimState, SourceCheck
 
 # Why a record has its grade: what its weakest claims lack, named (docs/grading.md, "Grades")
 WHY_GRADED = {
@@ -167,14 +168,14 @@ def day(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d") if value else "never"
 
 
-def evidence_said(grade: str, claims: list[dict[str, Any]], checks: list[dict[str, Any]]) -> str:
+def evidence_said(grade: str, claims: Sequence[ClaimState], checks: Sequence[SourceCheck]) -> str:
     """`<n> sources; <who said so>`, from the rows the grade comes from: each claim's grade
     (claim_status) and each source's check of it with the source's role (claim_checks).
     The sources are those that confirm a claim, as `sources_confirming` counts them."""
     roles: dict[str, str] = {}
     for check in checks:
-        if check["outcome"] == CheckOutcome.CONFIRMED:
-            roles.setdefault(check["source_id"], check["role"])
+        if check.outcome == CheckOutcome.CONFIRMED:
+            roles.setdefault(check.source_id, check.role)
     noun = "source" if len(roles) == 1 else "sources"
     who = (
         "confirmed by " + _and([f"{s} ({role})" for s, role in roles.items()])
@@ -183,7 +184,7 @@ def evidence_said(grade: str, claims: list[dict[str, Any]], checks: list[dict[st
     )
     if not claims:
         return f"{len(roles)} {noun}; no claims to check"
-    weakest = [c["claim_id"] for c in claims if c["grade"] == grade]
+    weakest = [c.claim_id for c in claims if c.grade == grade]
     named = weakest[:MAX_CLAIMS_NAMED]
     if len(weakest) > MAX_CLAIMS_NAMED:
         named.append(f"{len(weakest) - MAX_CLAIMS_NAMED} more")
@@ -195,7 +196,7 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def evidence_line(grade: str, claims: list[dict[str, Any]], checks: list[dict[str, Any]]) -> str:
+def evidence_line(grade: str, claims: Sequence[ClaimState], checks: Sequence[SourceCheck]) -> str:
     return f"Evidence: {grade} — {evidence_said(grade, claims, checks)}"
 
 

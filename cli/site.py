@@ -15,13 +15,13 @@ from uuid import NAMESPACE_URL, uuid5
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from cli.card import value_history
-from cli.charts import step_chart_svg
+from cli.record_page import claims_on_page, figures_on_page, sources_on_page
 from cli.render import evidence_said
 from extractors.grading import urgency
 from extractors.values import Freshness, Grade
 from warehouse import queries
 from warehouse.db import Connection
+from warehouse.errors import WarehouseError
 from warehouse.outputs import dir_in, file_in, output_dir, write_text
 
 SITE_TITLE = "Evidence catalog"
@@ -181,67 +181,22 @@ def dataset(
 def _record_page(
     con: Connection, record_id: str, history: list[dict[str, Any]], now: datetime
 ) -> dict[str, Any]:
-    data = queries.card(con, record_id) or {}
-    (record,) = _rows(data["record"])
-    for key in ("checked_at", "stale_on"):
-        record[key] = _day(record[key])
-    checks = defaultdict(list)
-    for c in _rows(data["checks"]):
-        c["checked_at"] = _day(c["checked_at"])
-        checks[c["claim_id"]].append(c)
-    claims = _rows(data["claims"])
-    evidence = evidence_said(record["grade"], claims, _rows(data["checks"]))
-    shown = defaultdict(list)
-    for v in _rows(data["values"]):
-        shown[(v["claim_id"], v["source_id"])].append(v)
-    for claim in claims:
-        claim["checks"] = checks[claim["claim_id"]]
-        claim["dated"] = any(c["published_on"] or c["modified_on"] for c in claim["checks"])
-        claim["values"] = [
-            {
-                "source_id": source,
-                "history": value_history(rows),
-                "chart": step_chart_svg(rows, now, source),
-            }
-            for (claim_id, source), rows in shown.items()
-            if claim_id == claim["claim_id"]
-        ]
-    claims.sort(key=lambda c: {"fail": 0, "warn": 1}.get(c["condition"] or "", 2))
-    figures: dict[str, list[dict[str, Any]]] = {}
-    for e in _rows(data["extracts"]):
-        if e["what"] == "number":
-            e["value_text"] = _value(e)
-            figures.setdefault(e["source_id"], []).append(e)
+    card = queries.card(con, record_id)
+    if card is None:
+        raise WarehouseError(f"no record {record_id!r} in the warehouse")
+    figures = figures_on_page(card)
     return {
-        "record": record,
-        "evidence": evidence,  # the card's sentence, from the rows of the grade
-        "fields": [(f["name"], f["value"]) for f in record["fields"] or []],
-        "claims": claims,
+        "record": card.record,
+        "checked_on": _day(card.record.checked_at),
+        "stale_on": _day(card.record.stale_on),
+        # the card's sentence, from the rows of the grade
+        "evidence": evidence_said(card.record.grade, card.claims, card.checks),
+        "fields": [(f["name"], f["value"]) for f in card.record.fields or []],
+        "claims": claims_on_page(card, now, _day),
         "figures": sorted(figures.items(), key=lambda kv: natural(kv[0])),
-        "sources": _origins(data),
+        "sources": sources_on_page(card, _day),
         "timeline": timeline_svg(history, now),
     }
-
-
-def _origins(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each source's health and origin fields: accessed, the page's own dates, the
-    archived copy."""
-    origins = {o["source_id"]: o for o in _rows(data["origins"])}
-    out = []
-    for s in _rows(data["sources"]):
-        o = origins.get(s["source_id"], {})
-        out.append(
-            {
-                **s,
-                "last_ok_at": _day(s["last_ok_at"]),
-                "accessed_at": _day(o.get("accessed_at")),
-                "published_on": o.get("published_on"),
-                "modified_on": o.get("modified_on"),
-                "archived_url": o.get("archived_url"),
-                "archived_at": _day(o.get("archived_at")),
-            }
-        )
-    return out
 
 
 def natural(text: str) -> tuple[tuple[int, int | str], ...]:
@@ -411,13 +366,3 @@ def _day(value: datetime | date | None) -> str | None:
     if isinstance(value, datetime):
         return value.astimezone(UTC).date().isoformat()
     return value.isoformat()
-
-
-def _value(n: dict[str, Any]) -> str:
-    if n["kind"] in ("date", "date_range"):
-        if n["date_to"] and n["date_to"] != n["date_from"]:
-            return f"{n['date_from']} to {n['date_to']}"
-        return str(n["date_from"])
-    if n["value_end"] is not None:
-        return f"{n['value']:g} to {n['value_end']:g}"
-    return f"{n['value']:g}" if n["value"] is not None else ""

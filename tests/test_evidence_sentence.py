@@ -12,15 +12,40 @@ from store_support import T0, Warehouse
 from cli.card import render_card
 from cli.render import evidence_said
 from cli.site import write_site
+from extractors.values import CheckOutcome, Grade, Role
 from warehouse import queries
+from warehouse.card import ClaimState, SourceCheck
 
 
-def claim(claim_id: str, grade: str) -> dict:
-    return {"claim_id": claim_id, "grade": grade}
+def claim(claim_id: str, grade: str) -> ClaimState:
+    return ClaimState(
+        claim_id=claim_id,
+        quote=f"quote {claim_id}",
+        status=None,
+        grade=Grade(grade),
+        checked_at=None,
+        confirming_sources=None,
+        found_values=None,
+        condition=None,
+        condition_detail=None,
+    )
 
 
-def check(claim_id: str, source_id: str, role: str, outcome: str) -> dict:
-    return {"claim_id": claim_id, "source_id": source_id, "role": role, "outcome": outcome}
+def check(claim_id: str, source_id: str, role: str, outcome: str) -> SourceCheck:
+    return SourceCheck(
+        claim_id=claim_id,
+        source_id=source_id,
+        role=Role(role),
+        outcome=CheckOutcome(outcome),
+        found_text=None,
+        found_values=None,
+        checked_at=None,
+        published_on=None,
+        modified_on=None,
+        closest_text=None,
+        closest_score=None,
+        found_status=None,
+    )
 
 
 @pytest.mark.parametrize(
@@ -70,7 +95,7 @@ def check(claim_id: str, source_id: str, role: str, outcome: str) -> dict:
     ],
 )
 def test_the_sentence_says_who_confirms_and_why_the_grade(
-    grade: str, claims: list[dict], checks: list[dict], said: str
+    grade: str, claims: list[ClaimState], checks: list[SourceCheck], said: str
 ) -> None:
     assert evidence_said(grade, claims, checks) == said
 

@@ -11,6 +11,16 @@ import duckdb
 
 from extractors.grading import urgency
 from extractors.values import AlertKind, DueReason, Freshness, Grade
+from warehouse.card import (
+    Card,
+    CardRecord,
+    ClaimState,
+    ParsedExtract,
+    ShownValue,
+    SourceCheck,
+    SourceHealthRow,
+    SourceOrigin,
+)
 from warehouse.db import rows_as, sql_file
 from warehouse.errors import QueryError, WarehouseError, first_line
 
@@ -194,22 +204,24 @@ def has_record(con: duckdb.DuckDBPyConnection, record_id: str) -> bool:
     return row is not None
 
 
-def card(con: duckdb.DuckDBPyConnection, record_id: str) -> dict[str, Result] | None:
+def card(con: duckdb.DuckDBPyConnection, record_id: str) -> Card | None:
     """Everything the record card shows, or None when there is no such record."""
-    head = run(con, "card_record.sql", record_id=record_id)
-    if not head[1]:
+    params = {"record_id": record_id}
+    heads = rows_as(CardRecord, con.execute(sql_file("card_record.sql"), params))
+    if not heads:
         return None
-    return {
-        "record": head,
-        "claims": run(con, "card_claims.sql", record_id=record_id),
-        "checks": run(con, "card_checks.sql", record_id=record_id),
-        "extracts": run(con, "card_extracts.sql", record_id=record_id),
-        "sources": run_query_params(
-            con, "SELECT * FROM source_health WHERE record_id = ?", [record_id]
+    return Card(
+        record=heads[0],
+        claims=rows_as(ClaimState, con.execute(sql_file("card_claims.sql"), params)),
+        checks=rows_as(SourceCheck, con.execute(sql_file("card_checks.sql"), params)),
+        extracts=rows_as(ParsedExtract, con.execute(sql_file("card_extracts.sql"), params)),
+        sources=rows_as(
+            SourceHealthRow,
+            con.execute("SELECT * FROM source_health WHERE record_id = ?", [record_id]),
         ),
-        "origins": run(con, "card_origins.sql", record_id=record_id),
-        "values": run(con, "card_values.sql", record_id=record_id),
-    }
+        origins=rows_as(SourceOrigin, con.execute(sql_file("card_origins.sql"), params)),
+        values=rows_as(ShownValue, con.execute(sql_file("card_values.sql"), params)),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,11 +263,6 @@ def served_catalog(con: duckdb.DuckDBPyConnection) -> tuple[str | None, list[str
 
 def record_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [r for (r,) in con.execute("SELECT record_id FROM store.records").fetchall()]
-
-
-def run_query_params(con: duckdb.DuckDBPyConnection, query: str, params: list[Any]) -> Result:
-    cur = con.execute(query, params)
-    return [d[0] for d in cur.description or ()], cur.fetchall()
 
 
 def snapshot_history(
