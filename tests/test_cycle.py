@@ -230,6 +230,7 @@ def test_demo_runs_the_whole_cycle_offline(tmp_path: Path) -> None:
     # again: the same story from a fresh database, no unexplained move on day 1
     again = demo()
     assert f"evidence demo: starting {db} afresh" in again.stderr
+
     # the same story; the sample site's port may differ when another test holds it
     def story(text: str) -> str:
         return re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", text.split("== the alerts")[0])
