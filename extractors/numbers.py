@@ -101,9 +101,12 @@ _EU_NUM = r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
 # A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
 _RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
 _START = r"(?<![\w.,\-/])"  # not glued to a word (H100, v5e-4, GPT-4) or a number
-# ... but thousands grouped by commas are no name's: a table's cell run into the word
-# before it when its page became text ("tokens/min1,000,000 tokens/month")
-_IN_CELL = r"(?<=[a-z])(?=\d{1,3},\d{3})"
+# ... but thousands grouped by commas are no name's: a table's cell run into the cell
+# before it when its page became text: into a word ("tokens/min1,000,000 tokens/month"),
+# a decimal ("1.0100,000 tokens/min": a multiplier's cell, its one or two decimals) or
+# grouped thousands ("1,000,0001,000,000 Invocations"), none of which a number goes on
+# with; not three digits between a dot and a comma, as "1.234,567" writes one number
+_IN_CELL = r"(?:(?<=[a-z])|(?<=\.\d)(?!\d\d,)|(?<=\.\d\d)(?!\d,)|(?<=\d,\d\d\d))(?=\d{1,3},\d{3})"
 _WORD_SCALE = r"(?:-(?=[a-z]{4}))"  # "$10-million", not "$10-m"
 _SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion|trillion|tn|lakhs?|lac|crores?|cr)\b"
 _QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
@@ -307,7 +310,12 @@ _DATE_HINT = Hint(
 # date, money or percentage, and the patterns' optional openings make them slow to fail.
 # (a comma first: a literal is found fast)
 _RUN_INTO_CELL = Hint(
-    None, re.compile(r",(?:(?<=[a-z]\d,)|(?<=[a-z]\d\d,)|(?<=[a-z]\d\d\d,))\d{3}")
+    None,
+    re.compile(
+        r",(?:(?<=[a-z]\d,)|(?<=[a-z]\d\d,)|(?<=[a-z]\d\d\d,)"
+        r"|(?<=\.\d\d,)|(?<=\.\d{4},)|(?<=\.\d{5},)"
+        r"|(?<=,\d{4},)|(?<=,\d{5},)|(?<=,\d{6},))\d{3}"
+    ),
 )
 HINTS: list[Hint | None] = [
     _DATE_HINT,  # a date range names a month or is ISO

@@ -1216,3 +1216,47 @@ def test_a_sections_number_is_no_count(text: str, count: int) -> None:
 )
 def test_a_verb_of_a_credits_life_ends_its_phrase(text: str, raw: str, subject: str) -> None:
     assert one(text, raw).subject == subject
+
+
+@pytest.mark.parametrize(
+    ("row", "raw", "value", "unit", "qualifier"),
+    [
+        # a multiplier's or a price's cell before the grouped number
+        ("Llama 3.1 8B0.5200,000 tokens/day", "200,000", 2e5, "tokens", "per day"),
+        ("Mistral Small1.0100,000 tokens/min", "100,000", 1e5, "tokens", "per minute"),
+        ("Embeddings0.11,000,000 tokens/min", "1,000,000", 1e6, "tokens", "per minute"),
+        ("Starter1.5150,000 requests/month", "150,000", 1.5e5, "requests", "per month"),
+        ("Basic0.25500,000 emails/month", "500,000", 5e5, "emails", "per month"),
+        ("Pro2.01,000,000 API calls", "1,000,000", 1e6, "api calls", None),
+        ("Image model0.55,000 images/day", "5,000", 5000, "images", "per day"),
+        ("Standard1.25250,000 queries per day", "250,000", 2.5e5, "queries", "per day"),
+        # the included amount's cell before the next
+        ("First 100,0001,000,000 Invocations", "1,000,000 Invocations", 1e6, "invocations", None),
+        ("Free10,00050,000 executions", "50,000", 5e4, "executions", None),
+        ("Hobby1,0005,000 build minutes", "5,000", 5000, "minutes", None),
+        ("Included500,0002,000,000 requests", "2,000,000", 2e6, "requests", None),
+        ("Team250,0001,000,000 events/month", "1,000,000", 1e6, "events", "per month"),
+    ],
+)
+def test_a_count_run_into_the_number_of_the_cell_before(
+    row: str, raw: str, value: float, unit: str, qualifier: str | None
+) -> None:
+    found = [n for n in extract_numbers(row, NOW) if n.raw.startswith(raw)]
+    assert [(n.kind, n.value, n.unit, n.qualifier) for n in found] == [
+        (NumberKind.COUNT, value, unit, qualifier)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Es kamen 1.234,567 Besucher.", None),  # a decimal comma after grouped thousands
+        ("We served 1,000,000 users.", 1e6),
+        ("The cap is 10,000,000 requests a month.", 1e7),
+        ("Version 2.1 added 1,500 regions.", 1500),
+        ("Rated 4.5 by 12,000 users.", 12000),
+    ],
+)
+def test_a_number_that_goes_on_is_no_cell_run_into_another(text: str, value: float | None) -> None:
+    counts = [n.value for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT]
+    assert counts == ([value] if value is not None else [])
