@@ -47,8 +47,10 @@ from extractors.tables import (
     BareValue,
     ColumnUnit,
     JoinedTable,
+    bare_rates,
     bare_values,
     cells,
+    counted_heading,
     header_units,
     is_rule,
     joined_header,
@@ -363,6 +365,7 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     columns: list[ColumnUnit | None] | None = None  # the units a table's header gives
     joined: JoinedTable | None = None  # a table whose cells ran together
     quota: str | None = None  # what the sentences before name a quota of
+    heading: str | None = None  # what a flattened table's header line counts
     for sentence in _stat_cards(split_sentences(text)):
         if columns is not None and not cells(sentence):
             columns = None  # the table ended
@@ -374,6 +377,7 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
                 columns = header_units(sentence, quota)
             if joined is None or not joined_words(sentence):
                 joined = joined_header(sentence)
+            heading = counted_heading(sentence)
             continue  # most sentences hold no figure: skip the grammar
         row = joined_row(sentence) if joined is not None else None
         if row is None:
@@ -392,6 +396,8 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
                     numbers = _in_cells(piece, numbers, columns)
                 elif ":" in piece:
                     numbers = _after_label(piece, numbers)
+                if heading is not None:
+                    numbers, heading = _under_heading(piece, numbers, heading)
             found.extend(numbers)
             if len(found) >= MAX_FIGURES:
                 return found[:MAX_FIGURES]
@@ -432,6 +438,23 @@ def _in_cells(
         if (figure := _bare_figure(row, value, unit, label)) is not None
     ]
     return _placed(row, numbers, added)
+
+
+def _under_heading(
+    row: str, numbers: list[QuotedNumber], heading: str
+) -> tuple[list[QuotedNumber], str | None]:
+    """A flattened table's row, with its bare rates counting what its header line names
+    ("20 per year" under "MAXIMUM CREDITS"); the heading ends with the first row that
+    holds none."""
+    read = [(at, at + len(n.raw)) for n in numbers if (at := row.find(n.raw)) >= 0]
+    unit = ColumnUnit(NumberKind.COUNT, heading)
+    added = [
+        (value.start, figure)
+        for value in bare_rates(row)
+        if not any(s <= value.start < e for s, e in read)
+        and (figure := _bare_figure(row, value, unit, None)) is not None
+    ]
+    return _placed(row, numbers, added), (heading if added else None)
 
 
 def _after_label(line: str, numbers: list[QuotedNumber]) -> list[QuotedNumber]:
