@@ -135,8 +135,11 @@ DURATION_UNITS = {
     "mo": "month",
     "mos": "month",
 }
-# What a rate is per, written short: "/min", "per hr", "/mo" read as "per minute".
-PER_WORDS = {**DURATION_UNITS, "s": "second", "d": "day"}
+# What a rate is per, written short: "/min", "per hr", "/mo" read as "per minute"; and the
+# periods of a school's or a business's year, by which programmes give their rates ("10
+# credits per semester", "2 reports a quarter"), no units of a duration of their own.
+PERIODS = ("semester", "trimester", "term", "quarter", "fortnight")
+PER_WORDS = {**DURATION_UNITS, "s": "second", "d": "day", **{p: p for p in PERIODS}}
 # Words between a number and its time unit that say which days or hours are counted
 # ("5 business days", "3 calendar months"): the figure is still a duration.
 SPAN_KINDS = ("business", "calendar", "working", "consecutive", "full", "clock")

@@ -47,8 +47,10 @@ from extractors.tables import (
     BareValue,
     ColumnUnit,
     JoinedTable,
+    bare_rates,
     bare_values,
     cells,
+    counted_heading,
     header_units,
     is_rule,
     joined_header,
@@ -101,9 +103,12 @@ _EU_NUM = r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
 # A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
 _RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
 _START = r"(?<![\w.,\-/])"  # not glued to a word (H100, v5e-4, GPT-4) or a number
-# ... but thousands grouped by commas are no name's: a table's cell run into the word
-# before it when its page became text ("tokens/min1,000,000 tokens/month")
-_IN_CELL = r"(?<=[a-z])(?=\d{1,3},\d{3})"
+# ... but thousands grouped by commas are no name's: a table's cell run into the cell
+# before it when its page became text: into a word ("tokens/min1,000,000 tokens/month"),
+# a decimal ("1.0100,000 tokens/min": a multiplier's cell, its one or two decimals) or
+# grouped thousands ("1,000,0001,000,000 Invocations"), none of which a number goes on
+# with; not three digits between a dot and a comma, as "1.234,567" writes one number
+_IN_CELL = r"(?:(?<=[a-z])|(?<=\.\d)(?!\d\d,)|(?<=\.\d\d)(?!\d,)|(?<=\d,\d\d\d))(?=\d{1,3},\d{3})"
 _WORD_SCALE = r"(?:-(?=[a-z]{4}))"  # "$10-million", not "$10-m"
 _SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion|trillion|tn|lakhs?|lac|crores?|cr)\b"
 _QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
@@ -307,7 +312,12 @@ _DATE_HINT = Hint(
 # date, money or percentage, and the patterns' optional openings make them slow to fail.
 # (a comma first: a literal is found fast)
 _RUN_INTO_CELL = Hint(
-    None, re.compile(r",(?:(?<=[a-z]\d,)|(?<=[a-z]\d\d,)|(?<=[a-z]\d\d\d,))\d{3}")
+    None,
+    re.compile(
+        r",(?:(?<=[a-z]\d,)|(?<=[a-z]\d\d,)|(?<=[a-z]\d\d\d,)"
+        r"|(?<=\.\d\d,)|(?<=\.\d{4},)|(?<=\.\d{5},)"
+        r"|(?<=,\d{4},)|(?<=,\d{5},)|(?<=,\d{6},))\d{3}"
+    ),
 )
 HINTS: list[Hint | None] = [
     _DATE_HINT,  # a date range names a month or is ISO
@@ -355,6 +365,7 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     columns: list[ColumnUnit | None] | None = None  # the units a table's header gives
     joined: JoinedTable | None = None  # a table whose cells ran together
     quota: str | None = None  # what the sentences before name a quota of
+    heading: str | None = None  # what a flattened table's header line counts
     for sentence in _stat_cards(split_sentences(text)):
         if columns is not None and not cells(sentence):
             columns = None  # the table ended
@@ -366,6 +377,7 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
                 columns = header_units(sentence, quota)
             if joined is None or not joined_words(sentence):
                 joined = joined_header(sentence)
+            heading = counted_heading(sentence)
             continue  # most sentences hold no figure: skip the grammar
         row = joined_row(sentence) if joined is not None else None
         if row is None:
@@ -384,6 +396,8 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
                     numbers = _in_cells(piece, numbers, columns)
                 elif ":" in piece:
                     numbers = _after_label(piece, numbers)
+                if heading is not None:
+                    numbers, heading = _under_heading(piece, numbers, heading)
             found.extend(numbers)
             if len(found) >= MAX_FIGURES:
                 return found[:MAX_FIGURES]
@@ -424,6 +438,23 @@ def _in_cells(
         if (figure := _bare_figure(row, value, unit, label)) is not None
     ]
     return _placed(row, numbers, added)
+
+
+def _under_heading(
+    row: str, numbers: list[QuotedNumber], heading: str
+) -> tuple[list[QuotedNumber], str | None]:
+    """A flattened table's row, with its bare rates counting what its header line names
+    ("20 per year" under "MAXIMUM CREDITS"); the heading ends with the first row that
+    holds none."""
+    read = [(at, at + len(n.raw)) for n in numbers if (at := row.find(n.raw)) >= 0]
+    unit = ColumnUnit(NumberKind.COUNT, heading)
+    added = [
+        (value.start, figure)
+        for value in bare_rates(row)
+        if not any(s <= value.start < e for s, e in read)
+        and (figure := _bare_figure(row, value, unit, None)) is not None
+    ]
+    return _placed(row, numbers, added), (heading if added else None)
 
 
 def _after_label(line: str, numbers: list[QuotedNumber]) -> list[QuotedNumber]:

@@ -16,7 +16,7 @@ from extractors.text import extract_main_text, parse_html
 from extractors.values import QuotedNumber, StatusMention
 
 # Bump when any extractor changes what it reads; `evidence reextract` re-runs older pages.
-EXTRACTOR_VERSION = "11"
+EXTRACTOR_VERSION = "12"
 logging.getLogger("htmldate").setLevel(logging.CRITICAL)
 
 

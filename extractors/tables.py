@@ -6,7 +6,8 @@ column's header names (a data size, a time unit, or the plural noun it counts, w
 rate's per-what). A row may name the thing instead ("| Team members | 1 | 5 |"), as a
 line may ("Requests: 20/min", "- Max projects: 3"). Tables whose cells were run together
 when the page became text ("PlanCalls / day", then "Free100") are read the same way,
-two columns at a time.
+two columns at a time; and a table flattened to lines, whose header line names what its
+rows count ("MAXIMUM CREDITS"), counts that in the rows' bare rates ("20 per year").
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import pairwise, takewhile
 
 from extractors.counts import PLURAL, plural_level
 from extractors.lexicon import (
     COUNT_NOUNS,
     DATA_PREFIX_WORDS,
     DATA_PREFIXES,
+    FREQUENCY_WORDS,
     NOT_COUNTED,
     NOT_NOUNS,
     PER_WORDS,
@@ -92,6 +94,21 @@ _LABEL_LINE = re.compile(r"\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][A-Za-z .&'’(
 _JOINED_HEADER = re.compile(r"(?P<first>[A-Z][a-z]+(?: [a-z]+)*)(?P<second>[A-Z][A-Za-z/&() -]*)")
 _JOINED_ROW = re.compile(r"(?P<label>[A-Za-z][A-Za-z ()&'-]*?[a-z)])(?P<values>\d.*)")
 _JOINED_WORDS = re.compile(r"[A-Z][a-z]+[A-Z][A-Za-z]*")  # "EnterpriseUnlimited"
+
+
+# A table flattened to lines, its header one line of words that names what its rows
+# count ("PLAN MAXIMUM SEATS", "Programme Number of GPUs"), its rows bare rates by a
+# time ("3 per month", "20 per year (10 per semester)")
+_COUNTED_HEADING = re.compile(
+    r"(?:\b(?:max(?:imum)?|min(?:imum)?|total|included)|(?:\bnumber|\bno\.|#)\s+of)"
+    r"(?P<words>(?:\s+[A-Za-z][A-Za-z-]*){1,3})",
+    re.I,
+)
+_HEADING_WORDS = re.compile(r"max|min|number|no\.|#|total|included", re.I)
+_BARE_RATE = re.compile(
+    r"(?<![\w.,\-/$€£])(?P<figure>(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?:\s?(?P<scale>[kKmM])\b)?)"
+    r"\s*(?:/\s*|\bper\s+)(?P<per>[A-Za-z]+)\b(?!\s*[/%$€£\d])"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,3 +288,33 @@ def joined_row(line: str) -> tuple[str, int] | None:
 def joined_words(line: str) -> bool:
     """A row of such a table that holds no figure ("EnterpriseUnlimited")."""
     return bool(_JOINED_WORDS.fullmatch(line.strip()))
+
+
+def counted_heading(line: str) -> str | None:
+    """What a line that heads a flattened table's rows counts: the plural after its
+    "maximum", "number of" or "total" ("MAXIMUM CREDITS FOR TUITION AWARD" -> "credits");
+    None for any other line (a sentence, a long line, a noun that counts nothing)."""
+    if len(line) > 120 or line.rstrip()[-1:] in ".!?:;," or not _HEADING_WORDS.search(line):
+        return None
+    m = _COUNTED_HEADING.search(line)
+    if m is None:
+        return None
+    words = list(takewhile(lambda w: w.lower() not in NOT_NOUNS, m["words"].split()))
+    while words and words[0].lower() in FREQUENCY_WORDS:
+        words = words[1:]  # "Maximum monthly builds": how often is the rows' rate
+    last = next((k for k in reversed(range(len(words))) if plural_level(words[k]) == PLURAL), -1)
+    if last < 0 or words[last].lower() in NOT_COUNTED:
+        return None  # "Maximum award amount", "Total costs"
+    return " ".join(words[: last + 1]).lower()  # "MAXIMUM TRIPS FUNDED": trips
+
+
+def bare_rates(line: str) -> Iterator[BareValue]:
+    """The bare rates of a row ("20 per year", "5/day"): a number and its per-what, a
+    time, with no noun of its own."""
+    for m in _BARE_RATE.finditer(line):
+        per = PER_WORDS.get(m["per"].lower())
+        if per is None:
+            continue
+        yield BareValue(
+            m.start("figure"), m.end("figure"), m["num"], m["scale"], None, None, f"per {per}"
+        )

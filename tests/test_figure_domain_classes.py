@@ -1216,3 +1216,125 @@ def test_a_sections_number_is_no_count(text: str, count: int) -> None:
 )
 def test_a_verb_of_a_credits_life_ends_its_phrase(text: str, raw: str, subject: str) -> None:
     assert one(text, raw).subject == subject
+
+
+@pytest.mark.parametrize(
+    ("row", "raw", "value", "unit", "qualifier"),
+    [
+        # a multiplier's or a price's cell before the grouped number
+        ("Llama 3.1 8B0.5200,000 tokens/day", "200,000", 2e5, "tokens", "per day"),
+        ("Mistral Small1.0100,000 tokens/min", "100,000", 1e5, "tokens", "per minute"),
+        ("Embeddings0.11,000,000 tokens/min", "1,000,000", 1e6, "tokens", "per minute"),
+        ("Starter1.5150,000 requests/month", "150,000", 1.5e5, "requests", "per month"),
+        ("Basic0.25500,000 emails/month", "500,000", 5e5, "emails", "per month"),
+        ("Pro2.01,000,000 API calls", "1,000,000", 1e6, "api calls", None),
+        ("Image model0.55,000 images/day", "5,000", 5000, "images", "per day"),
+        ("Standard1.25250,000 queries per day", "250,000", 2.5e5, "queries", "per day"),
+        # the included amount's cell before the next
+        ("First 100,0001,000,000 Invocations", "1,000,000 Invocations", 1e6, "invocations", None),
+        ("Free10,00050,000 executions", "50,000", 5e4, "executions", None),
+        ("Hobby1,0005,000 build minutes", "5,000", 5000, "minutes", None),
+        ("Included500,0002,000,000 requests", "2,000,000", 2e6, "requests", None),
+        ("Team250,0001,000,000 events/month", "1,000,000", 1e6, "events", "per month"),
+    ],
+)
+def test_a_count_run_into_the_number_of_the_cell_before(
+    row: str, raw: str, value: float, unit: str, qualifier: str | None
+) -> None:
+    found = [n for n in extract_numbers(row, NOW) if n.raw.startswith(raw)]
+    assert [(n.kind, n.value, n.unit, n.qualifier) for n in found] == [
+        (NumberKind.COUNT, value, unit, qualifier)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Es kamen 1.234,567 Besucher.", None),  # a decimal comma after grouped thousands
+        ("We served 1,000,000 users.", 1e6),
+        ("The cap is 10,000,000 requests a month.", 1e7),
+        ("Version 2.1 added 1,500 regions.", 1500),
+        ("Rated 4.5 by 12,000 users.", 12000),
+    ],
+)
+def test_a_number_that_goes_on_is_no_cell_run_into_another(text: str, value: float | None) -> None:
+    counts = [n.value for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT]
+    assert counts == ([value] if value is not None else [])
+
+
+def _rows(*lines: str) -> list[tuple[NumberKind, float | None, str | None, str | None]]:
+    return [
+        (n.kind, n.value, n.unit, n.qualifier)
+        for n in extract_numbers("\n".join(lines), NOW)
+        if n.kind is NumberKind.COUNT
+    ]
+
+
+@pytest.mark.parametrize(
+    ("heading", "row", "value", "unit", "qualifier"),
+    [
+        ("PLAN MAXIMUM BUILDS", "Hobby (no card needed) 100 per month", 100, "builds", "per month"),
+        ("Tier Max requests", "Free key 60 per minute", 60, "requests", "per minute"),
+        (
+            "PROGRAMME NUMBER OF AWARDS",
+            "Seed grants (up to $25,000) 12 per year",
+            12,
+            "awards",
+            "per year",
+        ),
+        ("Level Maximum GPU hours", "Student 500 per month", 500, "gpu hours", "per month"),
+        ("Account Maximum monthly deployments", "Personal 30/day", 30, "deployments", "per day"),
+        ("Role Included seats", "Owner 5 per quarter", 5, "seats", "per quarter"),
+        (
+            "SCHOLARSHIP MAXIMUM CREDITS",
+            "Full award 12 per semester",
+            12,
+            "credits",
+            "per semester",
+        ),
+        ("Status Total submissions", "Early career 3 per year", 3, "submissions", "per year"),
+        ("Tier # of API calls", "Sandbox 1,000 per day", 1000, "api calls", "per day"),
+        ("Plan Max concurrent jobs", "Open source 20/hour", 20, "concurrent jobs", "per hour"),
+        ("Track MAXIMUM ENTRIES", "Student track 2 per term", 2, "entries", "per term"),
+        ("Region Max instances", "eu-west 10k per month", 1e4, "instances", "per month"),
+        ("Grant MAXIMUM TRIPS FUNDED", "Travel grant ($1,500) 0 per year", 0, "trips", "per year"),
+    ],
+)
+def test_a_flattened_tables_bare_rates_count_what_its_header_line_names(
+    heading: str, row: str, value: float, unit: str, qualifier: str
+) -> None:
+    assert _rows(heading, row) == [(NumberKind.COUNT, value, unit, qualifier)]
+
+
+def test_every_row_under_the_header_line_counts_until_one_holds_no_rate() -> None:
+    found = _rows(
+        "FELLOWSHIP MAXIMUM CREDITS FOR TUITION",
+        "Paid in 1 year ($20,000 in year one) 20 per year (10 per semester)",
+        "Paid over 2 yrs ($10,000 a year) 10 per year (5 per semester)",
+        "Fellows must apply by 1 March.",
+        "Lab fees run 40 per month.",
+    )
+    assert [(v, u, q) for _, v, u, q in found] == [
+        (20, "credits", "per year"),
+        (10, "credits", "per semester"),
+        (10, "credits", "per year"),
+        (5, "credits", "per semester"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("Plan Maximum award amount", "Seed 12 per year"),  # counts nothing
+        ("Tier Total costs", "Pro 20 per month"),
+        ("The maximum seats are listed below.", "Pro 20 per month"),  # a sentence
+        ("Plan Max seats", "Team 3 per project"),  # a rate by no time
+        ("Plan Max seats", "Team $5 per month"),  # a price
+        ("Plan Max seats", "Team 5 GB per month"),  # a measure
+        ("Plan Max seats", "Team 30 per cent off"),
+    ],
+)
+def test_no_count_under_a_line_that_names_none_or_of_a_rate_by_no_time(
+    lines: tuple[str, str],
+) -> None:
+    assert _rows(*lines) == []
