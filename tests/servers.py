@@ -10,6 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+# How often a serving loop looks for its stop: a test's teardown waits up to this long.
+POLL_S = 0.02
+
 
 @dataclass
 class Page:
@@ -66,7 +69,7 @@ class WebServer:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _H)
         self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(POLL_S,), daemon=True)
 
     @property
     def base(self) -> str:

@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from servers import POLL_S
 
 from flows.alerting.delivery import (
     DELIVERY_BUDGET_S,
@@ -60,7 +61,7 @@ class Drip:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _H)
         self.httpd.daemon_threads = True
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        threading.Thread(target=self.httpd.serve_forever, args=(POLL_S,), daemon=True).start()
 
     def url(self, path: str) -> str:
         return f"json://127.0.0.1:{self.httpd.server_address[1]}{path}"
