@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import fcntl
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -58,14 +60,30 @@ class SessionPrefect:
     PREFECT_HOME of its own, started when a test first needs it: every flow run of the
     session, in this process and in the commands tests start, talks to it."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, shared: Path) -> None:
         self.home = home
+        self.shared = shared  # the run's directory, shared by every xdist worker
         self.server: object = None
         self.url = ""
 
     def start(self) -> str:
+        """The server's URL, starting it first. Its database starts as a copy of one
+        already migrated: the first worker migrates a database and keeps a copy while
+        the others wait, so that the run migrates once, not once per worker."""
         if self.url:
             return self.url
+        template = self.shared / "prefect-migrated.db"
+        with (self.shared / "prefect-migrated.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # (released when the file closes)
+            if template.exists():
+                _copy_database(template, self.home / "prefect.db")
+            self._start()
+            if not template.exists():
+                _copy_database(self.home / "prefect.db", template.with_suffix(".part"))
+                template.with_suffix(".part").rename(template)
+        return self.url
+
+    def _start(self) -> None:
         from flows.runtime.prefect_server import TemporaryServer
         from flows.runtime.processes import healthy
 
@@ -87,16 +105,25 @@ class SessionPrefect:
                 pytest.fail("the session's Prefect server did not start in 120 s")
             time.sleep(0.1)
         self.url = server.api_url
-        return self.url
 
     def stop(self) -> None:
         if self.server is not None:
             self.server.stop()  # type: ignore[attr-defined]
 
 
+def _copy_database(source: Path, target: Path) -> None:
+    """A consistent copy of a SQLite database, even one a server has open."""
+    with sqlite3.connect(source) as src, sqlite3.connect(target) as dst:
+        src.backup(dst)
+    src.close()
+    dst.close()
+
+
 @pytest.fixture(scope="session")
 def session_prefect(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SessionPrefect]:
-    session = SessionPrefect(tmp_path_factory.mktemp("prefect-home"))
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    session = SessionPrefect(tmp_path_factory.mktemp("prefect-home"), shared)
     yield session
     session.stop()
 
