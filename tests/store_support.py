@@ -7,7 +7,9 @@ import zlib
 from datetime import UTC, datetime
 from pathlib import Path
 
+from extractors.numbers import extract_numbers
 from extractors.page import EXTRACTOR_VERSION
+from extractors.statuses import extract_statuses
 from warehouse import store
 from warehouse.db import connect, set_now
 from warehouse.rows import CheckRow, ClaimRow, FetchRow, PageRow, RecordRow, SourceRow
@@ -56,7 +58,10 @@ class Warehouse:
         via: str = "live",
         fetched_at: datetime | None = None,
         record: str = "r",
+        read: bool = False,
     ) -> int | None:
+        """Store one fetch; `read`: the page's figures and statuses with it, as a refresh
+        reads them (else none). The snapshot's id, or None when it made none."""
         self.runs += 1
         digest = f"{source}-{body}"
         raw = body.encode()
@@ -69,8 +74,8 @@ class Warehouse:
             title=None,
             text=body,
             extractor_version=EXTRACTOR_VERSION,
-            numbers=(),
-            statuses=(),
+            numbers=tuple(extract_numbers(body, at)) if read else (),
+            statuses=tuple(extract_statuses(body)) if read else (),
         )
         row = FetchRow(
             record_id=record,

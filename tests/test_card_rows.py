@@ -5,7 +5,6 @@ store layer."""
 from __future__ import annotations
 
 import dataclasses
-import zlib
 from datetime import timedelta
 from typing import Any
 
@@ -13,14 +12,11 @@ import pytest
 from store_support import T0, Warehouse
 
 from extractors.conditions import Condition, Expect
-from extractors.numbers import extract_numbers
-from extractors.page import EXTRACTOR_VERSION
-from extractors.statuses import extract_statuses
 from extractors.values import CheckOutcome, Freshness, Grade, Role
 from flows.checks import check_claims
 from warehouse import card, queries, store
 from warehouse.db import rows_as, sql_file
-from warehouse.rows import ClaimRow, FetchRow, PageRow, RecordRow, SourceRow
+from warehouse.rows import ClaimRow, RecordRow, SourceRow
 
 PAGES = [
     "Free tier: 500 GPU hours per month on A100 nodes. Applications are open.",
@@ -40,37 +36,9 @@ QUERIES: list[tuple[str, type[Any]]] = [
 
 
 def fetch(wh: Warehouse, source: str, day: int, text: str) -> None:
-    """A page read as a refresh reads it: its figures and statuses stored with it."""
+    """A page read as a refresh reads it, its claims checked and the record graded."""
     at = T0 + timedelta(days=day)
-    wh.runs += 1
-    digest = f"{source}-{day}"
-    page = PageRow(
-        content_hash=digest,
-        body_z=zlib.compress(text.encode()),
-        size=len(text),
-        content_type="text/html",
-        encoding="utf-8",
-        title=None,
-        text=text,
-        extractor_version=EXTRACTOR_VERSION,
-        numbers=tuple(extract_numbers(text, at)),
-        statuses=tuple(extract_statuses(text)),
-    )
-    row = FetchRow(
-        record_id="r",
-        source_id=source,
-        url=f"https://example.org/{source}",
-        started_at=at,
-        elapsed_ms=5,
-        outcome="ok",
-        http_status=200,
-        error=None,
-        via="live",
-        fetched_at=at,
-        content_hash=digest,
-    )
-    written = store.write_fetches(wh.con, f"run{wh.runs}", [page], [row], wh.states)
-    wh.states.update(written.states)
+    wh.fetch(source, at, body=text, read=True)
     check_claims(wh.con)
     wh.grade(at)
 
