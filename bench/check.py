@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from extractors.page import EXTRACTOR_VERSION  # noqa: E402
+from extractors.version import EXTRACTOR_VERSION  # noqa: E402
 from flows.catalog import load_catalog  # noqa: E402
 from flows.checks import check_claims  # noqa: E402
 from flows.planning import catalog_rows  # noqa: E402

@@ -15,8 +15,6 @@ from extractors.statuses import extract_statuses
 from extractors.text import extract_main_text, parse_html
 from extractors.values import QuotedNumber, StatusMention
 
-# Bump when any extractor changes what it reads; `evidence reextract` re-runs older pages.
-EXTRACTOR_VERSION = "12"
 logging.getLogger("htmldate").setLevel(logging.CRITICAL)
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from prefect.futures import PrefectFuture
 
-from extractors.page import EXTRACTOR_VERSION
 from extractors.values import Render
+from extractors.version import EXTRACTOR_VERSION
 from flows.catalog import FetchSettings
 from flows.checks import check_claims
 from flows.fetching import Attempt, FetchRequest, last_live

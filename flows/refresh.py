@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
 
-from prefect import Flow, flow
+from prefect import Flow
 from prefect.runtime import deployment as current_deployment
 from prefect.runtime import flow_run as current_run
 from prefect.states import Cancelled
@@ -28,7 +30,7 @@ from flows.alerting import (
     record_moves,
     value_moves,
 )
-from flows.catalog import Settings, check_served, load_catalog, resolve_db
+from flows.catalog import Settings, check_held, load_catalog, resolve_db
 from flows.fetching import check_engines
 from flows.pipeline import store_sources
 from flows.planning import (
@@ -47,15 +49,44 @@ from warehouse.db import session
 from warehouse.errors import RefreshRunning
 from warehouse.lock import refresh_lock
 
+P = ParamSpec("P")
+R = TypeVar("R")
+_PLAIN = (str, int, float, bool, type(None))
+
+
+class PlainParameterFlow(Flow[P, R]):
+    """A flow whose parameters are plain JSON values (strings, flags, lists of strings):
+    Prefect keeps them as they are. Its own serializer would import FastAPI's encoder
+    first, a tenth of a second of every refresh's start."""
+
+    def serialize_parameters(self, parameters: dict[str, Any]) -> dict[str, Any]:
+        def plain(value: object) -> bool:
+            if isinstance(value, list):
+                return all(isinstance(v, _PLAIN) for v in value)
+            return isinstance(value, _PLAIN)
+
+        if all(plain(v) for v in parameters.values()):
+            return dict(parameters)
+        return super().serialize_parameters(parameters)
+
+
+def plain_flow(**options: Any) -> Callable[[Callable[P, R]], Flow[P, R]]:
+    """`@flow(**options)`, made a PlainParameterFlow."""
+
+    def make(fn: Callable[P, R]) -> Flow[P, R]:
+        return PlainParameterFlow(fn, **options)
+
+    return make
+
 
 # The flow's own tasks (fetch batches, the browser batch, extract-pages handing batches to
 # the process pool) run in a few threads; with `task_runner: dask` the extract-pages tasks
 # go to the cluster instead (flows/reading/cluster.py).
-@flow(
+@plain_flow(
     name="evidence-refresh",
     log_prints=False,
     on_failure=[notify_flow_failure],
-    task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
+    task_runner=ThreadPoolTaskRunner(max_workers=4),
 )
 def refresh_flow(
     config_dir: str = "config",
@@ -89,9 +120,6 @@ def refresh_flow(
             # Prefect ends the run in the state a flow returns: cancelled, not failed. Its
             # flow types know results only, not states.
             return Cancelled(message=str(e))  # type: ignore[return-value]
-        # A run started by a deployment (serve, a work pool) was not checked by the
-        # command line: the database serves one catalog, whoever starts the run.
-        check_served(catalog, db if db.exists() else None, prune)
         # Where pages are read (a Dask cluster answers before anything is written).
         runner = held.enter_context(cluster_runner(catalog.settings, Path(config_dir)))
         extracting = Extraction(runner)
@@ -102,6 +130,9 @@ def refresh_flow(
         now = clock.now()
         schedule = catalog.settings.schedule
         with session(db, now=now) as con:
+            # A run started by a deployment (serve, a work pool) was not checked by the
+            # command line: the database serves one catalog, whoever starts the run.
+            check_held(catalog, db, *queries.served_catalog(con), prune)
             alerts.note_run(con, run_id, now)
             before = evidence_state(con)
             store.sync_catalog(con, *catalog_rows(catalog), str(catalog.config_dir.resolve()), now)

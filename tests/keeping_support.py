@@ -12,8 +12,8 @@ import zlib
 from datetime import UTC, datetime
 from pathlib import Path
 
-from extractors.page import EXTRACTOR_VERSION
 from extractors.values import Outcome
+from extractors.version import EXTRACTOR_VERSION
 from flows.catalog import load_catalog
 from flows.checks import check_claims
 from flows.planning import catalog_rows, keeping_rows

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from extractors.numbers import extract_numbers
-from extractors.page import EXTRACTOR_VERSION
 from extractors.statuses import extract_statuses
+from extractors.version import EXTRACTOR_VERSION
 from warehouse import store
 from warehouse.db import connect, set_now
 from warehouse.rows import CheckRow, ClaimRow, FetchRow, PageRow, RecordRow, SourceRow

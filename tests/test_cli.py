@@ -254,6 +254,38 @@ def test_read_commands_never_import_prefect(warehouse: tuple[Path, Path]) -> Non
 
 
 @pytest.mark.slow
+def test_a_refresh_imports_the_page_readers_only_to_read_a_page() -> None:
+    # A refresh whose pages are unchanged starts without trafilatura, BeautifulSoup,
+    # htmldate or FastAPI's encoder (a quarter of a second of every start).
+    script = textwrap.dedent("""
+        import sys
+        from pathlib import Path
+        import cli.main, cli.report, flows.commands.run
+        from flows.refresh import refresh_flow
+        plain = {"config_dir": "config", "db_path": None, "record_ids": ["a", "b"],
+                 "due": False, "source_ids": None, "prune": True}
+        assert refresh_flow.serialize_parameters(plain) == plain
+        print(sorted(m for m in ("trafilatura", "bs4", "htmldate", "fastapi", "extractors.page")
+                     if m in sys.modules))
+        # a value that is not plain JSON is Prefect's to encode, as before
+        print(refresh_flow.serialize_parameters({"config_dir": Path("config")}))
+        from flows.reading import ExtractJob, run_job
+        from datetime import datetime, UTC
+        body = b"<html><body><main><p>Each team gets 500 GPU hours.</p></main></body></html>"
+        job = ExtractJob("d", body, "http://x/", datetime.now(UTC), "text/html", "utf-8")
+        done = run_job(job)
+        read = done.page is not None and "500 GPU hours" in done.page.text
+        print(read, "trafilatura" in sys.modules)
+        """)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert result.stdout.splitlines() == ["[]", "{'config_dir': 'config'}", "True True"], (
+        result.stderr
+    )
+
+
+@pytest.mark.slow
 def test_second_refresh_exits_at_once_with_the_pid(warehouse: tuple[Path, Path]) -> None:
     config, db = warehouse
     with refresh_lock(db):

@@ -28,7 +28,7 @@ from flows.catalog.models import (
     source_slug,
 )
 from flows.catalog.schema import json_schema
-from flows.catalog.served import check_served
+from flows.catalog.served import check_held, check_served
 from flows.catalog.writer import RecordFile, diff_text, file_digest, write_atomically
 from flows.catalog.yaml_lines import load_yaml
 
@@ -47,6 +47,7 @@ __all__ = [
     "SourceConfig",
     "__version__",
     "check_catalog",
+    "check_held",
     "check_served",
     "check_url",
     "config_dir_from",

@@ -17,13 +17,20 @@ def check_served(catalog: Catalog, db: Path | None, prune: bool) -> None:
     from warehouse import queries  # (the catalog alone is read without DuckDB)
     from warehouse.db import session
 
-    config_dir = catalog.config_dir
     if db is None:
         held: list[str] = []
         origin = None
     else:
         with session(db, read_only=True) as con:
             origin, held = queries.served_catalog(con)
+    check_held(catalog, db, origin, held, prune)
+
+
+def check_held(
+    catalog: Catalog, db: Path | None, origin: str | None, held: list[str], prune: bool
+) -> None:
+    """check_served, given the records db holds and the config directory it noted."""
+    config_dir = catalog.config_dir
     have = {r.id for r in catalog.records}
     lacking = sorted(set(held) - have)
     if prune:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from extractors.page import EXTRACTOR_VERSION
+from extractors.version import EXTRACTOR_VERSION
 from flows.checks import check_claims
 from flows.reading import ExtractJob, extract_jobs
 from flows.runtime import clock, progress

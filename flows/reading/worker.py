@@ -1,7 +1,9 @@
 """What an extraction worker process runs: one page in, its stored row and claim checks out.
 
 Kept apart from the rest of flows/ so that a worker imports only the extractors and the
-warehouse's row types, not httpx, DuckDB or Prefect.
+warehouse's row types, not httpx, DuckDB or Prefect. The extractors themselves are
+imported at the first page read: a refresh whose pages are all unchanged (the common
+one) never needs them.
 """
 
 from __future__ import annotations
@@ -14,12 +16,8 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
-from extractors import fingerprint
-from extractors.claims import match_claim, normalize_text
-from extractors.encoding import decode_body
-from extractors.page import EXTRACTOR_VERSION, extract_page
-from extractors.soft import is_app_shell
 from extractors.values import ClaimCheck, reading_hash
+from extractors.version import EXTRACTOR_VERSION
 from warehouse import bodies
 from warehouse.pause import pause_point
 from warehouse.rows import PageRow
@@ -61,6 +59,12 @@ class Extracted:
 
 def run_job(job: ExtractJob) -> Extracted:
     """Decode, read and compress one body (all here, on the cores extraction uses)."""
+    from extractors import fingerprint
+    from extractors.claims import match_claim, normalize_text
+    from extractors.encoding import decode_body
+    from extractors.page import extract_page
+    from extractors.soft import is_app_shell
+
     text, _ = decode_body(job.body, job.encoding)
     html = text or ""
     if (
