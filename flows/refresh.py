@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from prefect import Flow
-from prefect.runtime import deployment as current_deployment
+from prefect.context import FlowRunContext
 from prefect.runtime import flow_run as current_run
 from prefect.states import Cancelled
 from prefect.task_runners import ThreadPoolTaskRunner
@@ -191,10 +191,18 @@ def refresh_flow(
             f"{stored.read_wait_s:.1f} s, writing {stored.write_s:.1f} s, checking and "
             f"grading {grade_s:.1f} s"
         )
-        if current_deployment.id:  # a run `evidence serve` started says what moved too
+        if _deployed():  # a run `evidence serve` started says what moved too
             print("\n".join(report.summary_lines()), flush=True)
         flush_run_logs()
         return report
+
+
+def _deployed() -> bool:
+    """Was this run started by a deployment? (From the run in hand: Prefect's runtime
+    `deployment.id` asks the server for the run again.)"""
+    context = FlowRunContext.get()
+    run = context.flow_run if context is not None else None
+    return run is not None and run.deployment_id is not None
 
 
 def report_run(db: Path, run_id: str, before: EvidenceState, raised: list[str]) -> RunReport:

@@ -87,6 +87,8 @@ def deliver(db_path: Path, urls: list[str], now: datetime) -> int:
     """Send the deliveries owed to the configured channels, within SEND_TIMEOUT_S each
     and DELIVERY_BUDGET_S in all; returns those made."""
     by_key = {channel_key(u): u for u in urls}
+    if not by_key:  # no channel, nothing owed to one
+        return 0
     with session(db_path, now=now) as con:
         pending = alerts.unsent(con, list(by_key))
     results: list[tuple[int, bool, str | None]] = []
