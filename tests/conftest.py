@@ -34,6 +34,10 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     atexit.register(shutil.rmtree, _own_tmp, ignore_errors=True)
 os.environ.pop("EVIDENCE_DB", None)
 os.environ.pop("EVIDENCE_CONFIG", None)
+# The commands the tests start read the project's compiled bytecode: on a machine that
+# sets PYTHONDONTWRITEBYTECODE, each of them would compile every module again.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 from servers import WebServer  # noqa: E402
 from store_support import Warehouse  # noqa: E402
