@@ -87,6 +87,16 @@ class SessionPrefect:
                 template.with_suffix(".part").rename(template)
         return self.url
 
+    def migrated_home(self, home: Path) -> Path:
+        """home made a PREFECT_HOME whose database is already migrated (a copy of the
+        run's): a server a test starts there, as a user's second start would, skips the
+        migration. The tests of a first start on a new home (test_prefect_server.py, and
+        every worker's own session server) still migrate."""
+        self.start()  # (the copy is made at the first start of any worker's server)
+        home.mkdir(parents=True, exist_ok=True)
+        _copy_database(self.shared / "prefect-migrated.db", home / "prefect.db")
+        return home
+
     def _start(self) -> None:
         from flows.runtime.prefect_server import TemporaryServer
         from flows.runtime.processes import healthy
@@ -130,6 +140,12 @@ def session_prefect(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sessio
     session = SessionPrefect(tmp_path_factory.mktemp("prefect-home"), shared)
     yield session
     session.stop()
+
+
+@pytest.fixture
+def migrated_prefect_home(tmp_path: Path, session_prefect: SessionPrefect) -> Path:
+    """A PREFECT_HOME of the test's own, its Prefect database already migrated."""
+    return session_prefect.migrated_home(tmp_path / "prefect-home")
 
 
 @pytest.fixture(autouse=True)

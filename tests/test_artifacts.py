@@ -63,7 +63,7 @@ def test_each_run_publishes_status_and_changes(
 
 @pytest.mark.slow
 def test_artifacts_on_a_real_prefect_server(
-    web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_prefect_home: Path
 ) -> None:
     """A refresh run by the CLI against a `prefect server start` process (not the
     temporary one): its two artifacts are read back by key from that server's API."""
@@ -83,7 +83,7 @@ def test_artifacts_on_a_real_prefect_server(
         record_id="served-record",
         title="On a real server",
     )
-    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "prefect-home"))  # a server of its own
+    monkeypatch.setenv("PREFECT_HOME", str(migrated_prefect_home))  # a server of its own
     with local_server(tmp_path / "prefect-server.log") as api:
         env = {**os.environ, "PREFECT_API_URL": api}
         env.pop("EVIDENCE_NOW", None)

@@ -12,10 +12,14 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from servers import Page, WebServer
 from support import write_config
+
+if TYPE_CHECKING:
+    from conftest import SessionPrefect
 
 pytestmark = pytest.mark.slow
 
@@ -28,9 +32,12 @@ QUOTE = "500 GPU hours per month on A100 nodes"
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A PREFECT_HOME of this module's, whose shared server its commands reuse."""
-    path = tmp_path_factory.mktemp("prefect-home")
+def home(
+    tmp_path_factory: pytest.TempPathFactory, session_prefect: SessionPrefect
+) -> Iterator[Path]:
+    """A PREFECT_HOME of this module's (its database already migrated), whose shared
+    server its commands reuse."""
+    path = session_prefect.migrated_home(tmp_path_factory.mktemp("prefect-home"))
     yield path
     evidence(path, "server", "stop")
 

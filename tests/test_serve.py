@@ -139,9 +139,11 @@ def gone(home: str) -> bool:
 
 
 @pytest.mark.slow
-def test_serve_puts_up_its_schedule_runs_and_stops_cleanly(web: WebServer, tmp_path: Path) -> None:
+def test_serve_puts_up_its_schedule_runs_and_stops_cleanly(
+    web: WebServer, tmp_path: Path, migrated_prefect_home: Path
+) -> None:
     config, db = serve_config(web, tmp_path)
-    home = str(tmp_path / "prefect-home")
+    home = str(migrated_prefect_home)
     serve = start_serve(config, home)
     out = ""
     try:
@@ -162,9 +164,11 @@ def test_serve_puts_up_its_schedule_runs_and_stops_cleanly(web: WebServer, tmp_p
 
 
 @pytest.mark.slow
-def test_serve_killed_takes_its_prefect_server_with_it(web: WebServer, tmp_path: Path) -> None:
+def test_serve_killed_takes_its_prefect_server_with_it(
+    web: WebServer, tmp_path: Path, migrated_prefect_home: Path
+) -> None:
     config, _ = serve_config(web, tmp_path)
-    home = str(tmp_path / "prefect-home")
+    home = str(migrated_prefect_home)
     serve = start_serve(config, home)
     try:
         assert wait_for_line(serve, "Prefect server at"), "the local server never started"

@@ -62,9 +62,9 @@ def catalog(tmp_path: Path, web: WebServer) -> Path:
 
 
 def test_started_once_found_again_seen_in_its_ui_and_stopped(
-    web: WebServer, tmp_path: Path
+    web: WebServer, tmp_path: Path, migrated_prefect_home: Path
 ) -> None:
-    home = tmp_path / "prefect-home"
+    home = migrated_prefect_home
     config = catalog(tmp_path, web)
     first = evidence(home, "refresh", "--config", str(config))
     assert first.returncode == 0, first.stderr
@@ -94,9 +94,9 @@ def test_started_once_found_again_seen_in_its_ui_and_stopped(
 
 
 def test_an_idle_server_stops_itself_and_a_lost_one_is_replaced(
-    web: WebServer, tmp_path: Path
+    web: WebServer, tmp_path: Path, migrated_prefect_home: Path
 ) -> None:
-    home = tmp_path / "prefect-home"
+    home = migrated_prefect_home
     config = catalog(tmp_path, web)
     run = evidence(home, "refresh", "--config", str(config), idle="3")
     assert run.returncode == 0, run.stderr
