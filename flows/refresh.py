@@ -56,8 +56,8 @@ _PLAIN = (str, int, float, bool, type(None))
 
 class PlainParameterFlow(Flow[P, R]):
     """A flow whose parameters are plain JSON values (strings, flags, lists of strings):
-    Prefect keeps them as they are. Its own serializer would import FastAPI's encoder
-    first, a tenth of a second of every refresh's start."""
+    Prefect keeps them as they are. Its own serializer imports FastAPI's encoder to walk
+    them, which nothing else in a refresh needs."""
 
     def serialize_parameters(self, parameters: dict[str, Any]) -> dict[str, Any]:
         def plain(value: object) -> bool:

@@ -256,7 +256,7 @@ def test_read_commands_never_import_prefect(warehouse: tuple[Path, Path]) -> Non
 @pytest.mark.slow
 def test_a_refresh_imports_the_page_readers_only_to_read_a_page() -> None:
     # A refresh whose pages are unchanged starts without trafilatura, BeautifulSoup,
-    # htmldate or FastAPI's encoder (a quarter of a second of every start).
+    # htmldate or FastAPI's encoder: what only reading a page needs is imported to read one.
     script = textwrap.dedent("""
         import sys
         from pathlib import Path
@@ -277,6 +277,17 @@ def test_a_refresh_imports_the_page_readers_only_to_read_a_page() -> None:
         read = done.page is not None and "500 GPU hours" in done.page.text
         print(read, "trafilatura" in sys.modules)
         """)
+    # a worker started ahead of its first page imports them meanwhile
+    ahead = textwrap.dedent("""
+        import os, sys
+        from flows.reading.worker import read_ahead
+        print("extractors.page" in sys.modules, read_ahead() == os.getpid(),
+              "extractors.page" in sys.modules, "trafilatura" in sys.modules)
+        """)
+    worker = subprocess.run(
+        [sys.executable, "-c", ahead], capture_output=True, text=True, timeout=60
+    )
+    assert worker.stdout.split() == ["False", "True", "True", "True"], worker.stderr
     result = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
     )

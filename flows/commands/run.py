@@ -87,9 +87,9 @@ def run_refresh(
 @contextmanager
 def _uncollected() -> Iterator[None]:
     """The flow's first import, with the cyclic collector paused, then what it made
-    frozen: importing Prefect makes hundreds of thousands of objects that live to the
-    end, and the collector's passes over them (while they are made, and in every later
-    full pass) are a tenth of the imports' time."""
+    frozen: importing Prefect makes a great many objects that all live to the end, and
+    the collector's passes over them, while they are made and in every full pass after,
+    find nothing to collect."""
     if "flows.refresh" in sys.modules:  # imported before: nothing is made
         yield
         return

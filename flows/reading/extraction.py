@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
-from flows.reading.worker import Extracted, ExtractJob, run_job, watch_parent
+from flows.reading.worker import Extracted, ExtractJob, read_ahead, run_job, watch_parent
 
 if TYPE_CHECKING:  # (a worker process imports this module: no httpx there)
     from flows.fetching import Attempt
@@ -75,12 +75,13 @@ def extract_jobs(jobs: Sequence[ExtractJob], workers: int | None = None) -> list
 
 def start_workers(workers: int | None = None) -> None:
     """Start the worker processes now rather than at the first page to read (the CLI
-    calls this while it waits for Prefect's temporary server)."""
+    calls this while it waits for Prefect's temporary server); each imports the
+    extractors meanwhile."""
     workers = EXTRACT_WORKERS if workers is None else workers
     if workers > 1:
         pool = _pool(workers)
         for _ in range(workers):  # one process started per task while none is idle
-            pool.submit(os.getpid)
+            pool.submit(read_ahead)
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:

@@ -57,6 +57,18 @@ class Extracted:
     same_as: str | None = None
 
 
+def read_ahead() -> int:
+    """Import what reading a page takes, in a worker started before its first page
+    comes (the modules run_job imports); the worker's pid."""
+    import extractors.claims
+    import extractors.encoding
+    import extractors.fingerprint
+    import extractors.page
+    import extractors.soft  # noqa: F401
+
+    return os.getpid()
+
+
 def run_job(job: ExtractJob) -> Extracted:
     """Decode, read and compress one body (all here, on the cores extraction uses)."""
     from extractors import fingerprint
