@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,38 @@ GRADE_COLOURS = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class IndexRow:
+    """A record as a line of the site's index: its status, with its dates as days and
+    its last change said."""
+
+    record_id: str
+    title: str
+    grade: Grade
+    freshness: Freshness
+    sources_confirming: int
+    stale_on: str | None
+    days_left: int | None  # until it goes stale
+    last_change: str | None
+    moved: str
+    unreachable: int
+
+
+def index_row(r: queries.SiteRecord, moved: str, today: date) -> IndexRow:
+    return IndexRow(
+        record_id=r.record_id,
+        title=r.title,
+        grade=r.grade,
+        freshness=r.freshness,
+        sources_confirming=r.sources_confirming,
+        stale_on=_day(r.stale_on),
+        days_left=(r.stale_on.date() - today).days if r.stale_on is not None else None,
+        last_change=_day(r.last_change),
+        moved=moved,
+        unreachable=r.unreachable,
+    )
+
+
 def write_site(
     con: Connection,
     out: Path,
@@ -56,23 +89,19 @@ def write_site(
     )
     env.filters["url_breaks"] = url_breaks
     common = {"site_title": SITE_TITLE, "generated": now.strftime("%Y-%m-%d %H:%M UTC")}
-    records = _rows(queries.site_records(con))
-    history = defaultdict(list)
-    for row in _rows(queries.grade_history(con)):
-        history[row["record_id"]].append(row)
-    today = now.date()
+    history: defaultdict[str, list[queries.GradeChange]] = defaultdict(list)
+    for change in queries.grade_history(con):
+        history[change.record_id].append(change)
     changes = queries.newest_changes(con)
-    for r in records:
-        stale_on = r["stale_on"]
-        r["days_left"] = (stale_on.date() - today).days if stale_on is not None else None
-        r["stale_on"] = _day(stale_on)
-        r["last_change"] = _day(r["last_change"])
-        r["moved"] = what_moved(r["record_id"], history[r["record_id"]], changes)
+    records = [
+        index_row(r, what_moved(r.record_id, history[r.record_id], changes), now.date())
+        for r in queries.site_records(con)
+    ]
     records.sort(  # as `evidence status` orders them; among equals, unreachable first
         key=lambda r: (
-            urgency(r["grade"], r["freshness"]),
-            0 if r["unreachable"] else 1,
-            natural(r["record_id"]),
+            urgency(r.grade, r.freshness),
+            0 if r.unreachable else 1,
+            natural(r.record_id),
         )
     )
     out = output_dir(out)  # written through: a symlinked folder is followed
@@ -97,10 +126,10 @@ def write_site(
         env.get_template("review.html").render(queue=queue, root="", **common),
     )
     for r in records:
-        page = _record_page(con, r["record_id"], history[r["record_id"]], now)
-        page["moved"], page["last_change"] = r["moved"], r["last_change"]
+        page = _record_page(con, r.record_id, history[r.record_id], now)
+        page["moved"], page["last_change"] = r.moved, r.last_change
         write_text(
-            file_in(out, f"records/{r['record_id']}.html"),
+            file_in(out, f"records/{r.record_id}.html"),
             env.get_template("record.html").render(root="../", **page, **common),
         )
     sources = _rows(queries.source_health(con))
@@ -142,7 +171,7 @@ def _write_data(con: Connection, out: Path, now: datetime) -> list[tuple[str, st
 
 
 def dataset(
-    records: list[dict[str, Any]],
+    records: list[IndexRow],
     now: datetime,
     license: str | None,
     files: list[tuple[str, str, str]],
@@ -179,7 +208,7 @@ def dataset(
 
 
 def _record_page(
-    con: Connection, record_id: str, history: list[dict[str, Any]], now: datetime
+    con: Connection, record_id: str, history: list[queries.GradeChange], now: datetime
 ) -> dict[str, Any]:
     card = queries.card(con, record_id)
     if card is None:
@@ -215,7 +244,7 @@ def url_breaks(url: str) -> Markup:
     )
 
 
-def what_moved(record_id: str, history: list[dict[str, Any]], changes: dict[str, str]) -> str:
+def what_moved(record_id: str, history: list[queries.GradeChange], changes: dict[str, str]) -> str:
     """The record's last change, said plainly: "documented -> contradicted: gpu-hours 500
     GPU hours -> 300 GPU hours" (the figures from its `changed:` alert, when a changed
     claim is what made it contradicted)."""
@@ -223,14 +252,14 @@ def what_moved(record_id: str, history: list[dict[str, Any]], changes: dict[str,
         return ""
     last = history[-1]
     if len(history) == 1:
-        return f"{last['grade']} ({last['freshness']}), first graded"
+        return f"{last.grade} ({last.freshness}), first graded"
     prev = history[-2]
-    if prev["grade"] != last["grade"]:
-        moved = f"{prev['grade']} -> {last['grade']}"
+    if prev.grade != last.grade:
+        moved = f"{prev.grade} -> {last.grade}"
     else:
-        moved = f"{prev['freshness']} -> {last['freshness']}"
+        moved = f"{prev.freshness} -> {last.freshness}"
     title = changes.get(record_id)
-    if last["grade"] == Grade.CONTRADICTED and title:
+    if last.grade == Grade.CONTRADICTED and title:
         moved += ": " + title.removeprefix(f"changed: {record_id} ")
     return moved
 
@@ -238,11 +267,11 @@ def what_moved(record_id: str, history: list[dict[str, Any]], changes: dict[str,
 CURRENT_BAND = 0.08  # of the timeline's width at least, for the grade as it stands
 
 
-def timeline_svg(history: list[dict[str, Any]], now: datetime, width: int = 640) -> Markup:
+def timeline_svg(history: list[queries.GradeChange], now: datetime, width: int = 640) -> Markup:
     """The record's grade over time as coloured bands (stale periods hatched), inline SVG."""
     if not history:
         return Markup('<p class="muted">Not graded yet.</p>')
-    start = history[0]["changed_at"]
+    start = history[0].changed_at
     span = max((now - start).total_seconds(), 1.0)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="46" role="img" '
@@ -253,22 +282,22 @@ def timeline_svg(history: list[dict[str, Any]], now: datetime, width: int = 640)
     ]
     # The current state keeps a visible band even when it began today: the bands before
     # it are drawn in what is left.
-    last_x = (history[-1]["changed_at"] - start).total_seconds() / span * width
+    last_x = (history[-1].changed_at - start).total_seconds() / span * width
     room = width * (1 - CURRENT_BAND)
     scale = room / last_x if last_x > room else 1.0
     for i, row in enumerate(history):
-        end = history[i + 1]["changed_at"] if i + 1 < len(history) else now
-        x = (row["changed_at"] - start).total_seconds() / span * width * scale
-        w = max((end - row["changed_at"]).total_seconds() / span * width * scale, 2.0)
+        end = history[i + 1].changed_at if i + 1 < len(history) else now
+        x = (row.changed_at - start).total_seconds() / span * width * scale
+        w = max((end - row.changed_at).total_seconds() / span * width * scale, 2.0)
         if i + 1 == len(history):
             w = max(width - x, 2.0)  # the grade as it stands, up to today
-        colour = GRADE_COLOURS.get(row["grade"], "#999999")
-        label = html.escape(f"{row['grade']}, {row['freshness']} from {_day(row['changed_at'])}")
+        colour = GRADE_COLOURS.get(row.grade, "#999999")
+        label = html.escape(f"{row.grade}, {row.freshness} from {_day(row.changed_at)}")
         parts.append(
             f'<rect x="{x:.1f}" y="4" width="{w:.1f}" height="22" fill="{colour}">'
             f"<title>{label}</title></rect>"
         )
-        if row["freshness"] != Freshness.FRESH:
+        if row.freshness != Freshness.FRESH:
             parts.append(
                 f'<rect x="{x:.1f}" y="4" width="{w:.1f}" height="22" fill="url(#stale)"/>'
             )
@@ -286,22 +315,22 @@ def _ends(start: datetime, now: datetime) -> tuple[str, str]:
     return f"{_day(start)} {at:%H:%M}", f"{now.astimezone(UTC):%H:%M} UTC (now)"
 
 
-def _legend(history: list[dict[str, Any]]) -> Markup:
+def _legend(history: list[queries.GradeChange]) -> Markup:
     """What the timeline's colours and hatching mean, for the grades it shows."""
-    grades = list(dict.fromkeys(row["grade"] for row in history))
+    grades = list(dict.fromkeys(row.grade for row in history))
     items = [
         Markup(
             '<span class="key"><span class="swatch" style="background:{}"></span>{}</span>'
         ).format(GRADE_COLOURS.get(g, "#999999"), g)
         for g in grades
     ]
-    if any(row["freshness"] != Freshness.FRESH for row in history):
+    if any(row.freshness != Freshness.FRESH for row in history):
         items.append(Markup('<span class="key"><span class="swatch hatched"></span>stale</span>'))
     return Markup('<p class="legend">') + Markup(" ").join(items) + Markup("</p>")
 
 
 def _feed_entries(
-    con: Connection, history: dict[str, list[dict[str, Any]]], catalog: str
+    con: Connection, history: dict[str, list[queries.GradeChange]], catalog: str
 ) -> list[dict]:
     """Grade and freshness changes (going stale among them) and claims now `changed`,
     newest first, each dated by its change and named within the catalog's own id."""
@@ -310,45 +339,44 @@ def _feed_entries(
     for record_id, rows in history.items():
         for previous, row in zip([None, *rows], rows, strict=False):
             if previous is None:
-                what = f"{record_id} graded {row['grade']} ({row['freshness']})"
-            elif row["freshness"] == Freshness.STALE and previous["freshness"] != Freshness.STALE:
+                what = f"{record_id} graded {row.grade} ({row.freshness})"
+            elif row.freshness == Freshness.STALE and previous.freshness != Freshness.STALE:
                 what = f"{record_id} went stale"
             else:
                 what = (
-                    f"{record_id}: {previous['grade']} ({previous['freshness']}) -> "
-                    f"{row['grade']} ({row['freshness']})"
+                    f"{record_id}: {previous.grade} ({previous.freshness}) -> "
+                    f"{row.grade} ({row.freshness})"
                 )
             entries.append(
                 {
                     "title": what,
-                    "id": f"{base}:{record_id}:{row['changed_at'].isoformat()}",
-                    "updated": row["changed_at"].astimezone(UTC).isoformat(),
+                    "id": f"{base}:{record_id}:{row.changed_at.isoformat()}",
+                    "updated": row.changed_at.astimezone(UTC).isoformat(),
                     "record_id": record_id,
                     "summary": what,
                 }
             )
-    for v in _rows(queries.value_moves(con)):
-        what = f"{v['record_id']} {v['claim_id']} on {v['source_id']}: {v['was']} -> {v['now']}"
+    for v in queries.value_moves(con):
+        what = f"{v.record_id} {v.claim_id} on {v.source_id}: {v.was} -> {v.now}"
         entries.append(
             {
                 "title": what,
-                "id": f"{base}:{v['record_id']}:{v['claim_id']}:"
-                f"{v['source_id']}:value:{v['first_seen_at'].isoformat()}",
-                "updated": v["first_seen_at"].astimezone(UTC).isoformat(),
-                "record_id": v["record_id"],
-                "summary": f"{what}. Values: {v['history']}",
+                "id": f"{base}:{v.record_id}:{v.claim_id}:"
+                f"{v.source_id}:value:{v.first_seen_at.isoformat()}",
+                "updated": v.first_seen_at.astimezone(UTC).isoformat(),
+                "record_id": v.record_id,
+                "summary": f"{what}. Values: {v.history}",
             }
         )
-    for c in _rows(queries.changed_claims(con)):
+    for c in queries.changed_claims(con):
         entries.append(
             {
-                "title": f"{c['record_id']} {c['claim_id']} changed on {c['source_id']}"
-                + (f": {c['status']} -> {c['found_status']}" if c["found_status"] else ""),
-                "id": f"{base}:{c['record_id']}:{c['claim_id']}:{c['source_id']}:"
-                f"{c['changed_at'].isoformat()}",
-                "updated": c["changed_at"].astimezone(UTC).isoformat(),
-                "record_id": c["record_id"],
-                "summary": f"now: {c['found_text']}",
+                "title": f"{c.record_id} {c.claim_id} changed on {c.source_id}"
+                + (f": {c.status} -> {c.found_status}" if c.found_status else ""),
+                "id": f"{base}:{c.record_id}:{c.claim_id}:{c.source_id}:{c.changed_at.isoformat()}",
+                "updated": c.changed_at.astimezone(UTC).isoformat(),
+                "record_id": c.record_id,
+                "summary": f"now: {c.found_text}",
             }
         )
     entries.sort(key=lambda e: e["updated"], reverse=True)

@@ -119,3 +119,21 @@ def test_the_card_is_typed_rows_with_the_words_as_enums(carded: Warehouse) -> No
         ("gpu-hours", "300 GPU hours", True),
     ]
     assert queries.card(carded.con, "no-such-record") is None
+
+
+def test_the_sites_queries_give_typed_rows_too(carded: Warehouse) -> None:
+    con = carded.con
+    (record,) = queries.site_records(con)
+    assert (record.record_id, record.grade, record.freshness) == (
+        "r",
+        Grade.CONTRADICTED,
+        Freshness.FRESH,
+    )
+    assert type(record.grade) is Grade and record.unreachable == 0
+    history = queries.grade_history(con)
+    assert [type(h.grade) for h in history] == [Grade] * len(history)
+    assert history[-1].grade is Grade.CONTRADICTED and history[-1].changed_at == record.last_change
+    moves = {(m.claim_id, m.was, m.now) for m in queries.value_moves(con)}
+    assert moves == {("apps", "open", "closed"), ("gpu-hours", "500 GPU hours", "300 GPU hours")}
+    changed = {c.claim_id: c for c in queries.changed_claims(con)}
+    assert (changed["apps"].status, changed["apps"].found_status) == ("open", "closed")

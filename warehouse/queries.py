@@ -301,15 +301,39 @@ def snapshot_extracts(
     return numbers, statuses
 
 
-def site_records(con: duckdb.DuckDBPyConnection) -> Result:
+@dataclass(frozen=True, slots=True)
+class SiteRecord:
+    """A record as the site lists it: its status (record_status), when its grade or
+    freshness last moved, and how many of its sources are unreachable."""
+
+    record_id: str
+    title: str
+    grade: Grade
+    sources_confirming: int
+    checked_at: datetime | None
+    stale_on: datetime | None
+    freshness: Freshness
+    via: str | None
+    conditions: str | None
+    last_change: datetime | None
+    unreachable: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "grade", Grade(self.grade))
+        object.__setattr__(self, "freshness", Freshness(self.freshness))
+
+
+def site_records(con: duckdb.DuckDBPyConnection) -> list[SiteRecord]:
     """Every record with its status, its last grade change and its unreachable sources."""
-    return run_query(
-        con,
-        "SELECT r.*, (SELECT max(changed_at) FROM grade_history h "
-        "WHERE h.record_id = r.record_id) AS last_change, "
-        "(SELECT count(*) FROM source_health s WHERE s.record_id = r.record_id "
-        "AND NOT s.reachable AND s.last_attempt_at IS NOT NULL) AS unreachable "
-        "FROM record_status r",
+    return rows_as(
+        SiteRecord,
+        con.execute(
+            "SELECT r.*, (SELECT max(changed_at) FROM grade_history h "
+            "WHERE h.record_id = r.record_id) AS last_change, "
+            "(SELECT count(*) FROM source_health s WHERE s.record_id = r.record_id "
+            "AND NOT s.reachable AND s.last_attempt_at IS NOT NULL) AS unreachable "
+            "FROM record_status r"
+        ),
     )
 
 
@@ -330,14 +354,45 @@ def newest_changes(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     return {record_id: title for record_id, title in rows}
 
 
-def grade_history(con: duckdb.DuckDBPyConnection) -> Result:
-    return run_query(con, "SELECT * FROM grade_history ORDER BY record_id, changed_at")
+@dataclass(frozen=True, slots=True)
+class GradeChange:
+    """A record's grade or freshness from the moment it changed (grade_history)."""
+
+    record_id: str
+    grade: Grade
+    freshness: Freshness
+    changed_at: datetime
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "grade", Grade(self.grade))
+        object.__setattr__(self, "freshness", Freshness(self.freshness))
 
 
-def changed_claims(con: duckdb.DuckDBPyConnection) -> Result:
+def grade_history(con: duckdb.DuckDBPyConnection) -> list[GradeChange]:
+    """Every record's changes, each record's in the order they came."""
+    return rows_as(
+        GradeChange, con.execute("SELECT * FROM grade_history ORDER BY record_id, changed_at")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ChangedClaim:
+    """A current check of a claim that found other numbers or another status."""
+
+    record_id: str
+    claim_id: str
+    source_id: str
+    snapshot_id: int | None
+    found_text: str | None
+    found_status: str | None
+    status: str | None  # the status the claim says, for a status claim
+    changed_at: datetime  # the first fetch of the page that shows the change
+
+
+def changed_claims(con: duckdb.DuckDBPyConnection) -> list[ChangedClaim]:
     """Current claim checks that found other numbers or another status, each with when
     the change was first seen (the first fetch of the page that shows it)."""
-    return run(con, "changed_claims.sql")
+    return rows_as(ChangedClaim, con.execute(sql_file("changed_claims.sql")))
 
 
 def catalog_uuid(con: duckdb.DuckDBPyConnection) -> str | None:
@@ -349,10 +404,23 @@ def catalog_uuid(con: duckdb.DuckDBPyConnection) -> str | None:
     return str(row[0]) if row else None
 
 
-def value_moves(con: duckdb.DuckDBPyConnection) -> Result:
+@dataclass(frozen=True, slots=True)
+class ValueChange:
+    """A value a source showed for a claim after another one."""
+
+    record_id: str
+    claim_id: str
+    source_id: str
+    was: str
+    now: str
+    first_seen_at: datetime
+    history: str  # the source's values of the claim, each with its dates
+
+
+def value_moves(con: duckdb.DuckDBPyConnection) -> list[ValueChange]:
     """Each value a source showed for a claim after another (newest first), with the
     one before and the source's whole history of the claim, for the site's feed."""
-    return run(con, "value_moves.sql")
+    return rows_as(ValueChange, con.execute(sql_file("value_moves.sql")))
 
 
 def source_health(con: duckdb.DuckDBPyConnection) -> Result:
