@@ -88,6 +88,7 @@ def write_site(
         lstrip_blocks=True,
     )
     env.filters["url_breaks"] = url_breaks
+    env.filters["day"] = _day
     common = {"site_title": SITE_TITLE, "generated": now.strftime("%Y-%m-%d %H:%M UTC")}
     history: defaultdict[str, list[queries.GradeChange]] = defaultdict(list)
     for change in queries.grade_history(con):
@@ -132,12 +133,10 @@ def write_site(
             file_in(out, f"records/{r.record_id}.html"),
             env.get_template("record.html").render(root="../", **page, **common),
         )
-    sources = _rows(queries.source_health(con))
-    sources.sort(
-        key=lambda s: (bool(s["reachable"]), natural(s["record_id"]), natural(s["source_id"]))
+    sources = sorted(
+        queries.source_health(con),
+        key=lambda s: (bool(s.reachable), natural(s.record_id), natural(s.source_id)),
     )
-    for s in sources:
-        s["last_ok_at"] = _day(s["last_ok_at"])
     write_text(
         file_in(out, "sources.html"),
         env.get_template("sources.html").render(sources=sources, root="", **common),
@@ -381,11 +380,6 @@ def _feed_entries(
         )
     entries.sort(key=lambda e: e["updated"], reverse=True)
     return entries[:500]
-
-
-def _rows(result: queries.Result) -> list[dict[str, Any]]:
-    columns, rows = result
-    return [dict(zip(columns, r, strict=True)) for r in rows]
 
 
 def _day(value: datetime | date | None) -> str | None:

@@ -423,6 +423,6 @@ def value_moves(con: duckdb.DuckDBPyConnection) -> list[ValueChange]:
     return rows_as(ValueChange, con.execute(sql_file("value_moves.sql")))
 
 
-def source_health(con: duckdb.DuckDBPyConnection) -> Result:
+def source_health(con: duckdb.DuckDBPyConnection) -> list[SourceHealthRow]:
     """Every column of the source_health view, every source."""
-    return run_query(con, "SELECT * FROM source_health")
+    return rows_as(SourceHealthRow, con.execute("SELECT * FROM source_health"))
