@@ -43,21 +43,6 @@ from servers import WebServer  # noqa: E402
 from store_support import Warehouse  # noqa: E402
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests of the server code first, then the other slow tests, then the rest, each
-    group in its files' order: the xdist workers take the long tests while all of them
-    are busy, and the quick ones fill the end, so that no worker finishes a long test
-    alone while the others wait."""
-
-    def group(item: pytest.Item) -> int:
-        if item.get_closest_marker("own_prefect") is not None:
-            return 0
-        return 1 if item.get_closest_marker("slow") is not None else 2
-
-    items.sort(key=group)  # (stable: a file's tests stay in their order)
-
-
 @pytest.fixture
 def web() -> Iterator[WebServer]:
     server = WebServer().start()
