@@ -33,13 +33,6 @@ def run(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> Result:
     return columns, cur.fetchall()
 
 
-def run_query(con: duckdb.DuckDBPyConnection, query: str) -> Result:
-    cur = con.execute(query)
-    if cur.description is None:
-        return [], []
-    return [d[0] for d in cur.description], cur.fetchall()
-
-
 SQL_BATCH = 1000  # rows fetched from DuckDB at a time by `evidence sql`
 
 
