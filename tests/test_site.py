@@ -205,12 +205,13 @@ def test_the_site_in_a_real_browser(
 
 def test_the_current_state_has_a_band_even_when_it_began_today() -> None:
     from cli.site import CURRENT_BAND, timeline_svg
+    from extractors.values import Freshness, Grade
     from warehouse.queries import GradeChange
 
     now = datetime(2026, 12, 1, 12, tzinfo=UTC)
     history = [
-        GradeChange("r", "documented", "fresh", now - timedelta(days=90)),
-        GradeChange("r", "contradicted", "fresh", now - timedelta(seconds=5)),
+        GradeChange("r", Grade.DOCUMENTED, Freshness.FRESH, now - timedelta(days=90)),
+        GradeChange("r", Grade.CONTRADICTED, Freshness.FRESH, now - timedelta(seconds=5)),
     ]
     svg = str(timeline_svg(history, now, width=640))
     widths = [float(w) for w in re.findall(r'<rect x="[\d.]+" y="4" width="([\d.]+)"', svg)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from cli.report import report_text
+from extractors.values import Freshness, Grade
 from flows.alerting import (
     RunReport,
     condition_moves,
@@ -22,8 +23,8 @@ D1, D2, D3 = (datetime(2026, 11, d, 6, tzinfo=UTC) for d in (2, 20, 30))
 URLS = {("acme", "p"): "https://acme.example/pricing"}
 ACME = RecordSummary(
     record_id="acme",
-    grade="contradicted",
-    freshness="fresh",
+    grade=Grade.CONTRADICTED,
+    freshness=Freshness.FRESH,
     fetched=1,
     failed=0,
     sources_confirming=0,

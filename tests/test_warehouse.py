@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from extractors.values import CheckOutcome, DueReason, Grade
 from warehouse.db import connect, field_values, insert_rows, rows_as, rows_from
 
 
@@ -60,6 +61,36 @@ def test_a_column_that_is_not_a_field_is_named(columns: list[str], said: str) ->
     with pytest.raises(TypeError, match=r"^Pair: ") as raised:
         rows_from(Pair, columns, [("a", 1, 2)[: len(columns)]])
     assert said in str(raised.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Worded:
+    grade: Grade
+    why: DueReason | None
+    outcome: CheckOutcome | str  # a member, or a word of its own
+    note: str
+
+
+def test_words_the_warehouse_stores_come_back_as_their_enums() -> None:
+    con = duckdb.connect()
+    rows = rows_as(
+        Worded,
+        con.execute(
+            "SELECT * FROM (VALUES ('documented', 'failing', 'changed', 'documented'),"
+            " ('reported', NULL, 'not fetched', 'x')) t(grade, why, outcome, note)"
+        ),
+    )
+    assert [type(r.grade) for r in rows] == [Grade, Grade]
+    first = Worded(Grade.DOCUMENTED, DueReason.FAILING, CheckOutcome.CHANGED, "documented")
+    assert rows[0] == first
+    assert type(rows[0].note) is str  # a str field keeps its word, even one an enum has
+    assert rows[1].why is None
+    assert rows[1].outcome == "not fetched" and not isinstance(rows[1].outcome, CheckOutcome)
+
+
+def test_a_word_no_member_has_is_an_error_where_the_field_takes_members_only() -> None:
+    with pytest.raises(ValueError, match="'proven' is not a valid Grade"):
+        rows_from(Worded, ["grade", "why", "outcome", "note"], [("proven", None, "same", "")])
 
 
 def test_a_renamed_column_fails_from_a_cursor() -> None:

@@ -29,10 +29,6 @@ class CardRecord:
     via: str | None
     sources: int  # configured, confirming or not
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "grade", Grade(self.grade))
-        object.__setattr__(self, "freshness", Freshness(self.freshness))
-
 
 @dataclass(frozen=True, slots=True)
 class ClaimState:
@@ -47,11 +43,6 @@ class ClaimState:
     found_values: list[float] | None
     condition: Condition | None  # None: it expects nothing
     condition_detail: str | None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "grade", Grade(self.grade))
-        if self.condition is not None:
-            object.__setattr__(self, "condition", Condition(self.condition))
 
 
 NOT_FETCHED = "not fetched"  # a check's outcome before its source's first page
@@ -73,11 +64,6 @@ class SourceCheck:
     closest_text: str | None  # for an absent quote, the page's nearest passage
     closest_score: int | None
     found_status: str | None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "role", Role(self.role))
-        if self.outcome != NOT_FETCHED:
-            object.__setattr__(self, "outcome", CheckOutcome(self.outcome))
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +104,6 @@ class SourceHealthRow:
     next_due: datetime | None
     change_rate: float | None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "role", Role(self.role))
-
 
 @dataclass(frozen=True, slots=True)
 class SourceOrigin:
@@ -134,9 +117,6 @@ class SourceOrigin:
     modified_on: date | None
     archived_url: str | None  # the newest archived copy of its URL
     archived_at: datetime | None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "role", Role(self.role))
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import hashlib
 import re
 import time
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+import types
+import typing
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from importlib import resources
@@ -291,4 +294,40 @@ def rows_from(cls: type[Row], columns: Sequence[str], rows: Iterable[Sequence[An
         said += [] if said else [f"a column named twice in {list(columns)}"]
         raise TypeError(f"{cls.__name__}: {'; '.join(said)}")
     at = [columns.index(name) for name in fields]
-    return [cls(**{name: r[i] for name, i in zip(fields, at, strict=True)}) for r in rows]
+    words = _enum_words(cls)
+    if not words:
+        return [cls(**{name: r[i] for name, i in zip(fields, at, strict=True)}) for r in rows]
+    made = []
+    for r in rows:
+        values = {name: r[i] for name, i in zip(fields, at, strict=True)}
+        for name, word in words.items():
+            values[name] = word(values[name])
+        made.append(cls(**values))
+    return made
+
+
+@functools.cache
+def _enum_words(cls: type) -> dict[str, Callable[[Any], Any]]:
+    """For each field of `cls` typed with an enum (alone, or with None or str), what
+    turns the word the warehouse stores back into its member. A field that also takes a
+    str keeps a word no member has; otherwise such a word is a ValueError."""
+    hints = typing.get_type_hints(cls)
+    words: dict[str, Callable[[Any], Any]] = {}
+    for f in dataclasses.fields(cls):
+        hint = hints[f.name]
+        kinds = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+        enums = [k for k in kinds if isinstance(k, type) and issubclass(k, enum.Enum)]
+        if len(enums) == 1:
+            words[f.name] = functools.partial(_member, enums[0], str in kinds)
+    return words
+
+
+def _member(kind: type[enum.Enum], other_words: bool, value: Any) -> Any:
+    if value is None or isinstance(value, kind):
+        return value
+    try:
+        return kind(value)
+    except ValueError:
+        if other_words:
+            return value
+        raise

@@ -102,10 +102,6 @@ class CurrentCheck:
     quote: str
     status: str | None
 
-    def __post_init__(self) -> None:  # read from the warehouse as strings
-        object.__setattr__(self, "role", Role(self.role))
-        object.__setattr__(self, "outcome", CheckOutcome(self.outcome))
-
 
 def sync_keeping(
     con: duckdb.DuckDBPyConnection, files: Sequence[RecordFile], dates: Sequence[ReviewDate]

@@ -182,10 +182,6 @@ class Due:
     next_due: datetime | None
     change_rate: float | None
 
-    def __post_init__(self) -> None:
-        if self.why is not None:
-            object.__setattr__(self, "why", DueReason(self.why))
-
 
 def due_sources(con: duckdb.DuckDBPyConnection) -> list[Due]:
     """Every source, with the reason a refresh --due now fetches it (None: it does not)."""
@@ -229,10 +225,6 @@ class RecordSummary:
     failed: int  # its sources whose fetch failed in this run
     sources_confirming: int
     stale_on: datetime | None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "grade", Grade(self.grade))
-        object.__setattr__(self, "freshness", Freshness(self.freshness))
 
 
 def run_summary(con: duckdb.DuckDBPyConnection, run_id: str) -> list[RecordSummary]:
@@ -311,10 +303,6 @@ class SiteRecord:
     last_change: datetime | None
     unreachable: int
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "grade", Grade(self.grade))
-        object.__setattr__(self, "freshness", Freshness(self.freshness))
-
 
 def site_records(con: duckdb.DuckDBPyConnection) -> list[SiteRecord]:
     """Every record with its status, its last grade change and its unreachable sources."""
@@ -355,10 +343,6 @@ class GradeChange:
     grade: Grade
     freshness: Freshness
     changed_at: datetime
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "grade", Grade(self.grade))
-        object.__setattr__(self, "freshness", Freshness(self.freshness))
 
 
 def grade_history(con: duckdb.DuckDBPyConnection) -> list[GradeChange]:
