@@ -48,6 +48,20 @@ def name_word(word: str) -> bool:
     return word[:1].isupper() or (any(c.isdigit() for c in word) and word[:1].isalpha())
 
 
+# The word after a count's first word
+_NEXT_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
+
+
+def spelled_acronym(word: str, sentence: str, end: int) -> bool:
+    """An acronym in capitals that spells a little word ("20,000 GET requests", "25 IT
+    staff", "40 US states"): the word is in capitals and the word after it is not, so the
+    text is not written in capitals throughout ("5 OF THE PRIZES")."""
+    if len(word) < 2 or not word.isupper():
+        return False
+    after = _NEXT_WORD.match(sentence, end)
+    return after is not None and not after.group(1).isupper()
+
+
 def unit_noun(word: str) -> bool:
     """A thing a quota counts, written as its unit ("vCPU", "GPU", "request")."""
     return word.lower() in COUNT_NOUNS

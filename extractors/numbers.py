@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from http import HTTPStatus
 from itertools import takewhile
 
-from extractors.counts import MORE, PLURAL, plural_level, unit_noun
+from extractors.counts import MORE, PLURAL, plural_level, spelled_acronym, unit_noun
 from extractors.counts import counted as count_phrase
 from extractors.lexicon import (
     AMBIGUOUS_WORDS,
@@ -32,6 +32,7 @@ from extractors.lexicon import (
     PER_WORDS,
     QUALIFIERS,
     RANK_WORDS,
+    RATE_ACRONYMS,
     SCALES,
     SIZE_RESOURCES,
     SIZE_TIMES,
@@ -135,6 +136,10 @@ _COUNTED = (
     rf"(?P<plus>\+)?(?:\s?(?P<times>[x×]))?"  # "4x NVIDIA A100 GPUs": so many
     rf"\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}"
 )
+# A scale right before a rate limit's acronym: "1M TPM", "10k RPS" (not "2 M" before "mph")
+_RATE_WORDS = f"{'|'.join(RATE_ACRONYMS)}|iops"
+_RATE_SCALES = "k|m|b|thousand|million|billion"
+_RATE_SCALE = rf"(?:\s?(?P<scale>{_RATE_SCALES})(?=\s?(?:{_RATE_WORDS})\b))?"
 PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.DATE_RANGE,
@@ -210,7 +215,8 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
     (
         NumberKind.NUMBER,
         re.compile(
-            rf"{_QUAL}{_START}(?P<num>{_DEC_COMMA}|{_NUM})(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?[\s-]?"
+            rf"{_QUAL}{_START}(?P<num>{_DEC_COMMA}|{_NUM})(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?"
+            rf"{_RATE_SCALE}[\s-]?"
             rf"(?P<unit>(?:{_AREA})?(?:{'|'.join(sorted(MEASURE_UNITS, key=len, reverse=True))}))"
             rf"(?![\w/-]){_PER}",
             _FLAGS,
@@ -337,7 +343,13 @@ HINTS: list[Hint | None] = [
     Hint(re.compile(r"\d\s?[KMGTP]o\b")),
     # units of measure: a digit right before one (searched from the digits, not from every
     # position as the pattern's optional qualifier makes it)
-    Hint(None, re.compile(rf"\d[\s-]?(?:{_AREA})?(?:{'|'.join(MEASURE_UNITS)})(?![\w/-])")),
+    Hint(
+        None,
+        re.compile(
+            rf"\d[\s-]?(?:{_AREA})?(?:{'|'.join(MEASURE_UNITS)})(?![\w/-])"
+            rf"|\d\s?(?:{_RATE_SCALES})\s?(?:{_RATE_WORDS})\b"
+        ),
+    ),
     None,  # counts: any number before a word
     Hint(None, re.compile(r"\dx")),  # multiples
     _RUN_INTO_CELL,
@@ -941,9 +953,10 @@ def _build(
     if sized and not g.get("per") and (times := _RUN_INTO.match(sentence, m.span()[1])):
         unit, raw = unit + times[0], raw + times[0]  # "100 GB-HoursFirst 1,000 GB-Hours"
     if kind is NumberKind.COUNT:
-        if (unit.lower() in NOT_NOUNS and unit.lower() not in MORE) or _is_year(
-            num, g.get("scale")
-        ):
+        little = unit.lower() in NOT_NOUNS and unit.lower() not in MORE
+        if little and not spelled_acronym(unit, sentence, m.start("unit") + len(unit)):
+            return None
+        if _is_year(num, g.get("scale")):
             return None
         if (
             unit[0].isupper()

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise, takewhile
 
-from extractors.counts import PLURAL, plural_level
+from extractors.counts import PLURAL, plural_level, unit_noun
 from extractors.lexicon import (
     COUNT_NOUNS,
     DATA_PREFIX_WORDS,
@@ -177,7 +177,7 @@ def quota_named(sentence: str) -> str | None:
 def label_unit(label: str) -> ColumnUnit | None:
     """The unit a header cell or a label names for the bare numbers under or after it: a
     data size, a time unit, a rate's acronym ("RPS Limit": requests per second), or the
-    plural noun they count; None when it names none."""
+    noun they count (a plural, or a quota noun in the singular); None when it names none."""
     if m := _SIZE_IN_HEADER.search(label):
         return ColumnUnit(NumberKind.NUMBER, m["unit"])
     if (m := _TIME_IN_HEADER.search(label)) and (
@@ -194,7 +194,9 @@ def label_unit(label: str) -> ColumnUnit | None:
     head = words[-1].lower()
     if len(words) == 1 and head in PER_WORDS and head.endswith("s"):
         return ColumnUnit(NumberKind.DURATION, PER_WORDS[head])  # "| Days | 30 |"
-    if head in NOT_NOUNS or head in NOT_COUNTED or plural_level(words[-1]) != PLURAL:
+    # a plural, or a thing quotas count named in the singular ("| vCPU | 4 |")
+    counts = plural_level(words[-1]) == PLURAL or unit_noun(words[-1])
+    if head in NOT_NOUNS or head in NOT_COUNTED or not counts:
         return None
     per = m["per"]
     qualifier = f"per {PER_WORDS.get(per.lower(), per.lower())}" if per else None

@@ -1338,3 +1338,111 @@ def test_no_count_under_a_line_that_names_none_or_of_a_rate_by_no_time(
     lines: tuple[str, str],
 ) -> None:
     assert _rows(*lines) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("The free tier allows 1M TPM on the small model.", "1M TPM", 1e6, "TPM"),
+        ("Limits are 60 RPM and 100K TPM for this model.", "100K TPM", 1e5, "TPM"),
+        ("Tier 3 keys get 2.5M TPM and 5,000 RPM.", "2.5M TPM", 2.5e6, "TPM"),
+        ("Enterprise projects can ask for 10k RPS.", "10k RPS", 1e4, "RPS"),
+        ("Batch jobs run at 1 million TPD.", "1 million TPD", 1e6, "TPD"),
+        ("The index serves 20K QPS in each region.", "20K QPS", 2e4, "QPS"),
+        ("Provisioned volumes reach 64K IOPS.", "64K IOPS", 64e3, "IOPS"),
+        ("Each seat adds 5K RPD to the pool.", "5K RPD", 5e3, "RPD"),
+        ("Scale tier: 30M TPM, 10K RPM, 1B TPD.", "1B TPD", 1e9, "TPD"),
+        ("The flash model gets 4 M TPM on tier 2.", "4 M TPM", 4e6, "TPM"),
+        ("Free keys are held to 250K TPM.", "250K TPM", 25e4, "TPM"),
+        ("The limit rose from 40K TPM to 80K TPM.", "80K TPM", 8e4, "TPM"),
+    ],
+)
+def test_a_rate_limits_acronym_after_a_scaled_number(
+    text: str, raw: str, value: float, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit, n.raw) == (NumberKind.NUMBER, value, unit, raw)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The disk spins at 7200 RPM.",  # no scale: read as before
+        "We raised 2M from angels; RPM rose too.",  # a scale before a sentence's words
+    ],
+)
+def test_a_scale_joins_a_rate_acronym_only_right_before_it(text: str) -> None:
+    scaled = [n for n in extract_numbers(text, NOW) if n.unit == "RPM" and n.value != 7200]
+    assert scaled == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("The bucket includes 20,000 GET Requests per month.", "20,000", 20000, "get requests"),
+        ("20,000 GET Requests and 2,000 PUT Requests per month.", "20,000", 20000, "get requests"),
+        ("Free: 5,000 GET requests a day.", "5,000", 5000, "get requests"),
+        ("We have 25 IT staff and 300 US employees.", "300", 300, "us employees"),
+        ("The team hired 12 IT administrators last year.", "12", 12, "it administrators"),
+        ("Support covers 40 US states and 3 EU countries.", "40", 40, "us states"),
+        ("The plan allows 100 GET calls per minute.", "100", 100, "get calls"),
+        ("Its cache answers 50 HEAD requests a second.", "50", 50, "head requests"),
+        ("Up to 10 IT admins can manage a tenant.", "10", 10, "it admins"),
+        ("The grant funded 8 US universities.", "8", 8, "us universities"),
+        ("It keeps 3 AS numbers per customer.", "3", 3, "as numbers"),
+        ("You may list 1,000 GET URLs in one batch.", "1,000", 1000, "get urls"),
+    ],
+)
+def test_an_acronym_that_spells_a_little_word_may_head_what_is_counted(
+    text: str, raw: str, value: float, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit) == (NumberKind.COUNT, value, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "WE GAVE 5 OF THE PRIZES AWAY.",  # a page in capitals: its little words stay words
+        "Ask for 3 IT.",  # nothing after it: the word, not an acronym
+        "Send 2 TO THE LAB.",
+    ],
+)
+def test_little_words_in_capitals_count_nothing_where_the_text_shouts(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("rows", "raw", "unit"),
+    [
+        (("| Resource | Limit |", "|---|---|", "| vCPU | 4 |"), "4", "vcpu"),
+        (("| Resource | Always Free |", "|---|---|", "| GPU | 1 |"), "1", "gpu"),
+        (("| Item | Free |", "|---|---|", "| Seat | 3 |"), "3", "seat"),
+        (("| Item | Included |", "|---|---|", "| Shared vCPU | 2 |"), "2", "shared vcpu"),
+        (("| Spec | Value |", "|---|---|", "| Core | 8 |"), "8", "core"),
+        (("| Spec | Value |", "|---|---|", "| Node | 16 |"), "16", "node"),
+        (("| Quota | Free |", "|---|---|", "| Instance | 2 |"), "2", "instance"),
+        (("| Quota | Pro |", "|---|---|", "| API call | 10,000 |"), "10,000", "api call"),
+        (("| Quota | Pro |", "|---|---|", "| User | 25 |"), "25", "user"),
+        (("| Spec | Value |", "|---|---|", "| OCPU | 4 |"), "4", "ocpu"),
+        (("| Limit | Hobby |", "|---|---|", "| Request | 100 |"), "100", "request"),
+        (("| Plan | Token |", "|---|---|", "| Free | 8,192 |"), "8,192", "token"),
+    ],
+)
+def test_a_row_or_column_named_by_a_quota_noun_in_the_singular_counts_it(
+    rows: tuple[str, ...], raw: str, unit: str
+) -> None:
+    found = [n for n in _table(*rows) if n.raw == raw]
+    assert [(n.kind, n.unit) for n in found] == [(NumberKind.COUNT, unit)]
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ("| Item | Free |", "|---|---|", "| Support | 1 |"),  # not a thing quotas count
+        ("| Item | Free |", "|---|---|", "| Region | 3 |"),
+        ("| Spec | Value |", "|---|---|", "| Version | 2 |"),
+    ],
+)
+def test_a_singular_label_that_is_no_quota_noun_counts_nothing(rows: tuple[str, ...]) -> None:
+    assert [n for n in _table(*rows) if n.kind is NumberKind.COUNT] == []
