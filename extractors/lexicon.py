@@ -297,5 +297,6 @@ CHANGE_VERBS = frozenset(
     plunge plunges slashed slash slashes cut cuts lowered lower lowers raised raise raises
     reduced reduce reduces reducing boosted boost boosts improved improve improves doubled
     double doubles halved halve halves shrank shrunk shrink shrinks went moved changed
-    changes""".split()
+    changes expanded expand expands tripled triple triples upgraded downgraded bumped
+    extended trimmed""".split()
 )

@@ -593,6 +593,12 @@ def _numbers_in(
                 if counted is None:
                     continue
                 number = counted
+                if number.value_end is not None and (
+                    change := _count_change(m, sentence, number, start, end)
+                ):
+                    taken.extend((s, e) for s, e, _ in change)
+                    hits.extend(change)
+                    continue
             taken.append((start, end))
             hits.append((start, end, number))
     hits.extend(_shared_units(sentence, hits))
@@ -828,6 +834,26 @@ def _from_to(
     return [(p.span()[0], p.span()[1], p) for p in parts]
 
 
+def _changed_from(sentence: str, start: int) -> bool:
+    """A change told before the "from" the figure at `start` follows ("rose from")."""
+    before = sentence[max(0, start - 80) : start]
+    return bool(_FROM.search(before) and _CHANGE.search(before))
+
+
+def _count_change(
+    m: re.Match[str] | _Read, sentence: str, number: QuotedNumber, start: int, end: int
+) -> list[tuple[int, int, QuotedNumber]] | None:
+    """ "increased from 8 to 32 vCPUs": two counts of one thing, before and after a change,
+    not a range (None: not such a count)."""
+    second = m.start("num2")
+    joiner = _TO.search(sentence, start, second)
+    if joiner is None or not _changed_from(sentence, start):
+        return None
+    first = replace(number, raw=sentence[start : joiner.start()], value_end=None)
+    after = replace(number, raw=sentence[second:end], value=number.value_end, value_end=None)
+    return [(start, joiner.start(), first), (second, end, after)]
+
+
 def in_name(text: str, start: int) -> bool:
     """Whether the number at `start` is part of a name (a model, product or version:
     "A100", "GPT-4", "RTX 4090", "iPhone 15", "Windows 11", "Python 3.11"), not a figure:
@@ -976,7 +1002,7 @@ def _build(
             return None  # "2x more users", "1.5x GPUs": a multiple; "777x jets": a name
         if "/" in num and not unit_noun(unit):
             return None  # a share of a unit ("1/8 OCPU"), not a date or "24/7"
-        if value_end is not None and value_end <= value:
+        if value_end is not None and value_end <= value and not _changed_from(sentence, m.start()):
             return None  # "a 1-1 draw", "won 3-2": a score, not a range
         if _http_status(num, sentence, m.start(), m.span()[1]):
             return None

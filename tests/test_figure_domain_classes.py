@@ -1446,3 +1446,43 @@ def test_a_row_or_column_named_by_a_quota_noun_in_the_singular_counts_it(
 )
 def test_a_singular_label_that_is_no_quota_noun_counts_nothing(rows: tuple[str, ...]) -> None:
     assert [n for n in _table(*rows) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "before", "after", "unit"),
+    [
+        ("Our quota increased from 8 to 32 vCPUs after the request.", 8, 32, "vcpus"),
+        ("Seats grew from 5 to 20 seats on the team plan.", 5, 20, "seats"),
+        ("The limit was raised from 100 to 500 requests per minute.", 100, 500, "requests"),
+        ("The free tier went up from 3 to 10 projects.", 3, 10, "projects"),
+        ("The cap was cut from 32 to 8 seats.", 32, 8, "seats"),
+        ("Free builds dropped from 300 to 100 builds a month.", 300, 100, "builds"),
+        ("The cohort doubled from 20 to 40 startups.", 20, 40, "startups"),
+        ("Awards were reduced from 12 to 6 grants this year.", 12, 6, "grants"),
+        ("Concurrency rose from 2 to 4 jobs in March.", 2, 4, "jobs"),
+        ("The daily allowance fell from 1,500 to 1,000 requests.", 1500, 1000, "requests"),
+        ("Invites increased from 3 to 5 collaborators per repo.", 3, 5, "collaborators"),
+        ("The program expanded from 10 to 25 fellows.", 10, 25, "fellows"),
+    ],
+)
+def test_a_count_changed_from_one_figure_to_another_is_two_counts(
+    text: str, before: float, after: float, unit: str
+) -> None:
+    counts = [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT]
+    assert [(n.value, n.value_end, n.unit) for n in counts] == [
+        (before, None, unit),
+        (after, None, unit),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("Teams range from 2 to 5 people.", 2, 5),
+        ("Each batch takes from 10 to 20 startups.", 10, 20),
+        ("Workshops host 15 to 30 participants.", 15, 30),
+    ],
+)
+def test_a_range_without_a_change_stays_one_count(text: str, low: float, high: float) -> None:
+    counts = [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT]
+    assert [(n.value, n.value_end) for n in counts] == [(low, high)]
