@@ -69,10 +69,10 @@ _LETTERS = "a-zà-öø-ÿ"  # lowercase: the folded patterns are lowercase
 _LETTER = f"[{_LETTERS}]"
 _TIME_UNITS = "|".join(sorted(DURATION_UNITS, key=len, reverse=True))
 _SIZE = "(?:" + "|".join(sorted(SIZE_UNITS, key=len, reverse=True)) + ")"
-# "GB-month", "GB-seconds", "GB memory hours", "TB/s", "GBs"
+# "GB-month", "GB-seconds", "GB memory hours", "TB/s", "GBs", "GB-s"
 _SIZE_TIMES = (
     rf"(?:(?:-|\s(?:(?:{'|'.join(SIZE_RESOURCES)})\s)?)(?:{'|'.join(SIZE_TIMES)})\b"
-    r"|/s(?:ec)?\b|s\b)?"
+    r"|-(?:s|h|mo)\b|/s(?:ec)?\b|s\b)?"  # "GB-s", "GB-h", "GB-mo": written short
 )
 # The word right before a number (letters only: "A100 80GB" is a model and its memory).
 _WORD_BEFORE = re.compile(r"(?:^|[\s(\[\"'“])(?P<word>[A-Za-z][A-Za-z'’+]*)\s+$")
@@ -102,7 +102,8 @@ _DEC_COMMA = r"\d+,\d{1,2}(?![\d,])"
 # Continental money: "€2.499,00", "1.000.000", "12,50" (dot thousands, comma decimals).
 _EU_NUM = r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.])|\d+,\d{2}(?![\d,])"
 # A resource named between a number and its time unit: "8 GPU hours", "100 node-hours".
-_RESOURCE = r"(?:\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?)?"
+# "500 GPU hours": hours of a resource, a duration; "500 GPU-hours" is a compound unit
+_RESOURCE = r"\s(?:GPU|TPU|CPU|vCPU|A100|H100|compute|node|core|machine|instance)s?"
 _START = r"(?<![\w.,\-/])"  # not glued to a word (H100, v5e-4, GPT-4) or a number
 # ... but thousands grouped by commas are no name's: a table's cell run into the cell
 # before it when its page became text: into a word ("tokens/min1,000,000 tokens/month"),
@@ -195,8 +196,8 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
         NumberKind.DURATION,
         re.compile(
             rf"{_QUAL}{_START}(?P<num>{_NUM}|{'|'.join(WORD_NUMBERS)})"
-            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?{_RESOURCE}"
-            rf"(?:\s(?:{'|'.join(SPAN_KINDS)}))?[\s-]?"
+            rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM}))?"
+            rf"(?:{_RESOURCE}(?:\s(?:{'|'.join(SPAN_KINDS)}))?\s|(?:\s(?:{'|'.join(SPAN_KINDS)}))?[\s-]?)"
             # "30s", "2d"; not a model's plural ("8 A100s")
             rf"(?P<unit>{_TIME_UNITS}|(?<=\d)(?<![a-z]\d)(?<![a-z]\d\d)(?<![a-z]\d\d\d)[sd])\b{_PER}",
             _FLAGS,
@@ -1006,8 +1007,20 @@ def _build(
             return None  # "a 1-1 draw", "won 3-2": a score, not a range
         if _http_status(num, sentence, m.start(), m.span()[1]):
             return None
+        if _RESOURCE_TIME.fullmatch(unit):  # "5,000 GPU-hours": a measure, as written
+            return QuotedNumber(
+                NumberKind.NUMBER, value, raw, sentence, value_end, unit, None, qualifier
+            )
         unit = unit.lower()
     return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
+
+
+# A resource used for a time, as allocations and bills write it: "core-hours", "OCPU-hrs"
+_RESOURCE_TIME = re.compile(
+    rf"(?:gpu|tpu|cpu|vcpu|ocpu|core|node|machine|instance|server|compute|[kmgtp]i?b)s?"
+    rf"-(?:{'|'.join(SIZE_TIMES)}|h)",
+    re.I,
+)
 
 
 # Before a number glued to an "s" that makes it a decade or an age, not seconds.

@@ -1486,3 +1486,49 @@ def test_a_count_changed_from_one_figure_to_another_is_two_counts(
 def test_a_range_without_a_change_stays_one_count(text: str, low: float, high: float) -> None:
     counts = [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.COUNT]
     assert [(n.value, n.value_end) for n in counts] == [(low, high)]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("You get 100 vCPU-hours per month on the free plan.", "100 vCPU-hours", 100, "vCPU-hours"),
+        ("Allocations of 50,000 core-hours are typical.", "50,000 core-hours", 5e4, "core-hours"),
+        ("The award is 5,000 GPU-hours on the cluster.", "5,000 GPU-hours", 5e3, "GPU-hours"),
+        ("Use 20,000 node-hours this year.", "20,000 node-hours", 2e4, "node-hours"),
+        ("Each tenancy gets 3K OCPU-hrs a month.", "3K OCPU-hrs", 3e3, "OCPU-hrs"),
+        ("Startups may ask for 1,000 TPU-hours.", "1,000 TPU-hours", 1e3, "TPU-hours"),
+        ("The grant adds 250 instance-hours.", "250 instance-hours", 250, "instance-hours"),
+        ("Jobs used 12.5 CPU-hrs in total.", "12.5 CPU-hrs", 12.5, "CPU-hrs"),
+        ("The tier includes 18K GB-hrs per month.", "18K GB-hrs", 1.8e4, "GB-hrs"),
+        ("Lambda gives 400,000 GB-s of compute a month.", "400,000 GB-s", 4e5, "GB-s"),
+        ("Memory is billed per 1 GB-h after the first 50 GB-h.", "50 GB-h", 50, "GB-h"),
+        ("Block storage: 10 GB-mo free.", "10 GB-mo", 10, "GB-mo"),
+        ("Each lab receives 2,000 node-hrs a quarter.", "2,000 node-hrs", 2e3, "node-hrs"),
+    ],
+)
+def test_a_resource_used_for_a_time_is_a_measure_with_its_compound_unit(
+    text: str, raw: str, value: float, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit) == (NumberKind.NUMBER, value, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("Teams get 500 GPU hours per month.", "500 GPU hours", "hour"),  # hours of a GPU
+        ("It includes 750 instance hours.", "750 instance hours", "hour"),
+        ("Support answers within 5 business days.", "5 business days", "day"),
+    ],
+)
+def test_hours_of_a_resource_written_apart_stay_a_duration(text: str, raw: str, unit: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit) == (NumberKind.DURATION, unit)
+
+
+def test_a_size_joined_to_another_word_keeps_its_own_unit() -> None:
+    n = one("Use 10 GB-sized volumes.", "10 GB")
+    assert (n.kind, n.unit) == (NumberKind.NUMBER, "GB")
+    assert [m.raw for m in extract_numbers("We have 5 core-team members.", NOW)] == [
+        "5 core-team members"
+    ]
