@@ -279,7 +279,8 @@ VERSION_WORDS = frozenset({"version", "type", "stage", "phase", "level", "catego
 # hours").
 RANK_WORDS = frozenset(
     """tier step round part chapter section article cohort batch season wave lesson
-    figure appendix clause item page paragraph""".split()
+    figure appendix clause item page paragraph note footnote table question task problem
+    exercise module episode issue row line slide""".split()
 )
 # Plurals without an s: the head of "60 staff", "28 people".
 PLURAL_NOUNS = frozenset(

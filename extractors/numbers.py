@@ -603,6 +603,11 @@ def _numbers_in(
             taken.append((start, end))
             hits.append((start, end, number))
     hits.extend(_shared_units(sentence, hits))
+    left_out: set[int] = set()  # where the counts that leave their noun out begin
+    if len(hits) < 12:  # a sentence of few figures; a list of many names its own
+        implied = _counts_left_out(sentence, hits)
+        left_out.update(s for s, _, _ in implied)
+        hits.extend(implied)
     if "x" in sentence or "×" in sentence:
         hits = _times_sized(sentence, hits)
     if _NAMING_HINT.search(folded):
@@ -631,6 +636,9 @@ def _numbers_in(
             and same.start("num") == s
         ):
             subject = out[-1].subject  # "60 requests per minute and 1,000 per day"
+        elif subject is None and s in left_out:
+            counts = (o for o in reversed(out) if o.kind is n.kind and o.unit == n.unit)
+            subject = next(counts).subject  # "3 projects, Pro accounts 20": the same subject
         before_end = e
         out.append(replace(n, subject=subject))
     return out, (out[0].date_from if begins is not None and out else None)
@@ -730,6 +738,60 @@ def _shared_units(
         out.append((m.start("num"), m.end(), shared))
     return out
 
+
+def _counts_left_out(
+    sentence: str, hits: list[tuple[int, int, QuotedNumber]]
+) -> list[tuple[int, int, QuotedNumber]]:
+    """The bare numbers after a count that count the same thing, its noun left out: "the
+    Small tier, 100,000", "Pro accounts 20", "up from 900 last year". Only where every
+    count before names one thing and the figure right before is one of them."""
+    out: list[tuple[int, int, QuotedNumber]] = []
+    first = min((s for s, _, n in hits if n.kind is NumberKind.COUNT), default=None)
+    if first is None:
+        return out
+    for m in _LEFT_OUT.finditer(sentence, first):
+        start, end = m.start("num"), m.end()
+        if any(s < end and start < e for s, e, _ in hits):
+            continue
+        before = [(e, n) for _, e, n in hits if e <= start]
+        units = {n.unit for _, n in before if n.kind is NumberKind.COUNT}
+        last_end, last = max(before, key=lambda b: b[0]) if before else (0, None)
+        if last is None or last.kind is not NumberKind.COUNT or len(units) != 1:
+            continue
+        gap = sentence[last_end:start]
+        if len(gap) > _LEFT_OUT_GAP or "(" in gap or not _DIGIT.search(last.raw):
+            continue  # far from it, in a note, or after a count written in words
+        if in_name(sentence, start) or _is_year(m["num"], m["scale"]):
+            continue
+        word = _WORD_BEFORE.search(sentence[max(0, start - 40) : start])
+        if word is not None and (
+            word["word"].lower() in RANK_WORDS | VERSION_WORDS or word["word"][:1].isupper()
+        ):
+            continue  # "round 2", "Plan 3": a place or a name, not a count
+        value = value_of(m["num"], m["scale"])
+        if value is None or (not value.is_integer()):
+            continue
+        per = last.qualifier if (last.qualifier or "").startswith("per ") else None
+        qualifier = per or ("at least" if m["plus"] else None)
+        raw = sentence[start:end]
+        out.append(
+            (
+                start,
+                end,
+                QuotedNumber(
+                    NumberKind.COUNT, value, raw, sentence, None, last.unit, None, qualifier
+                ),
+            )
+        )
+    return out
+
+
+_LEFT_OUT_GAP = 45  # characters between the count and a number that leaves its noun out
+# A bare number, then the sentence's end, a comma or a word that names no thing
+_LEFT_OUT = re.compile(
+    rf"(?<![#$€£@\[(:]){_START}(?P<num>{_NUM})(?P<scale>[kKmM]\b)?(?P<plus>\+)?"
+    r"(?=\s*(?:[.,;)]|$)|\s+(?:on|in|for|last|this|next|each|with|at|under)\b)"
+)
 
 # So many of a counted whole: "used 3 of my 5 projects", "2 out of 3 applications"
 _PART_OF = re.compile(

@@ -1532,3 +1532,55 @@ def test_a_size_joined_to_another_word_keeps_its_own_unit() -> None:
     assert [m.raw for m in extract_numbers("We have 5 core-team members.", NOW)] == [
         "5 core-team members"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit", "qualifier"),
+    [
+        ("The Basic tier allows 5,000 SUs; the Small tier, 100,000.", "100,000", 1e5, "sus", None),
+        ("Free accounts get 3 projects, Pro accounts 20.", "20", 20, "projects", None),
+        ("We accepted 20 startups out of 400.", "400", 400, "startups", None),
+        (
+            "The free plan has 1,000 requests per day, the paid plan 100,000.",
+            "100,000",
+            1e5,
+            "requests",
+            "per day",
+        ),
+        ("Up to 5 users on Free and 50 on Team.", "50", 50, "users", None),
+        ("Hobby includes 100 builds a month; Pro includes 400.", "400", 400, "builds", "per month"),
+        ("We received 1,234 entries this year, up from 900 last year.", "900", 900, "entries", None),
+        ("Students get 2 GPUs, faculty get 4.", "4", 4, "gpus", None),
+        ("Published 3 papers in 2024 and 5 in 2025.", "5", 5, "papers", None),
+        ("The lab was granted 40,000 SUs and then a second round of 60,000.", "60,000", 6e4, "sus",
+         None),
+        ("Seed teams get 10 seats, growth teams 50+.", "50+", 50, "seats", "at least"),
+        ("Members can invite 3 guests each month, admins 10.", "10", 10, "guests", None),
+    ],
+)  # fmt: skip
+def test_a_number_after_a_count_that_leaves_its_noun_out_counts_the_same(
+    text: str, raw: str, value: float, unit: str, qualifier: str | None
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit, n.qualifier) == (NumberKind.COUNT, value, unit, qualifier)
+
+
+@pytest.mark.parametrize(
+    ("text", "bare"),
+    [
+        ("3 teams qualified for round 2.", "2"),  # a place in an order
+        ("We have 20 seats (see note 3).", "3"),
+        ("Over 50 projects got funding in Plan 3.", "3"),  # a name
+        ("2,000 users rate it 4.8.", "4.8"),  # no whole number
+        ("The team has 6 engineers; it was founded in 2019.", "2019"),  # a year
+        ("It has 12 modules and takes 3 hours, 4 with the labs.", "4"),  # after a duration
+        ("Up to 10 users for $5 each, 20 for $8.", "20"),  # after a price
+        ("Two services launched, with more than 60 at the end.", "60"),  # a count in words
+        ("We run 4 clusters across the region's data centres and, at peak, 900.", "900"),  # far
+        ("We used 3 GPUs and 2 CPUs, 5 in all.", "5"),  # two things counted before it
+        ("Join 2,000 developers at 14:00 on 5 March.", "14"),  # a time of day
+        ("Rated by 500 users [12].", "12"),  # a citation
+    ],
+)
+def test_a_bare_number_that_may_count_something_else_stays_bare(text: str, bare: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.raw == bare] == []
