@@ -1549,7 +1549,7 @@ def test_a_size_joined_to_another_word_keeps_its_own_unit() -> None:
         ),
         ("Up to 5 users on Free and 50 on Team.", "50", 50, "users", None),
         ("Hobby includes 100 builds a month; Pro includes 400.", "400", 400, "builds", "per month"),
-        ("We received 1,234 entries this year, up from 900 last year.", "900", 900, "entries", None),
+        ("We got 1,234 entries this year, up from 900 last year.", "900", 900, "entries", None),
         ("Students get 2 GPUs, faculty get 4.", "4", 4, "gpus", None),
         ("Published 3 papers in 2024 and 5 in 2025.", "5", 5, "papers", None),
         ("The lab was granted 40,000 SUs and then a second round of 60,000.", "60,000", 6e4, "sus",
