@@ -986,6 +986,8 @@ def _build(
         except ValueError:
             return None
         return QuotedNumber(kind, None, raw, sentence, date_from=dotted, date_to=dotted)
+    if kind is NumberKind.DATE and g.get("m1") == "may" and not g.get("y1"):
+        return None  # "teams of up to 4 may apply": the verb; the month has its capital
     if kind is NumberKind.DATE:
         day = _parse_date(_group(m, 0), today, lean=_lean(sentence[: m.start()]), named=named)
         if day is None:

@@ -1584,3 +1584,32 @@ def test_a_number_after_a_count_that_leaves_its_noun_out_counts_the_same(
 )
 def test_a_bare_number_that_may_count_something_else_stays_bare(text: str, bare: str) -> None:
     assert [n for n in extract_numbers(text, NOW) if n.raw == bare] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Teams of up to 4 may compete.",
+        "Up to 2 may be awarded each year.",
+        "Applicants aged 18 may apply.",
+        "Of the finalists, 3 may present on stage.",
+        "At most 5 may be in the room.",
+        "Only 10 may join the beta.",
+    ],
+)
+def test_may_in_lower_case_after_a_number_is_the_verb(text: str) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.kind is NumberKind.DATE] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Applications close on 4 May.", date(2026, 5, 4)),
+        ("The deadline was 4 may 2025.", date(2025, 5, 4)),
+        ("Results on 12 May, awards after.", date(2026, 5, 12)),
+    ],
+)
+def test_the_month_of_may_is_still_read(text: str, day: date) -> None:
+    dates = [n.date_from for n in extract_numbers(text, NOW) if n.kind is NumberKind.DATE]
+    assert [(d.month, d.day) for d in dates if d] == [(day.month, day.day)]
+    assert "2025" not in text or dates == [day]
