@@ -35,6 +35,8 @@ _RATE_AFTER = re.compile(r"(?:\s*/\s*|\s+a\s+|(?P<by>\s+per\s+))(?P<per>[A-Za-z]
 # "CI/CD": two words joined by a slash, not a rate
 _SLASHED = re.compile(r"/(?P<per>[A-Za-z][A-Za-z-]*)$")
 
+# A number joined to what it counts: "1M-token", "5-person"
+_JOINED_TO = re.compile(r"(?<![A-Za-z\d])\d[\d,.]*[kmbKMB]?-[A-Za-z]")
 # A memory size in a model's name ("A100 80GB"), written glued to its unit
 _NAME_SIZE = re.compile(r"\s\d{1,3}\s?[GT]B\b(?=\s[A-Za-z])")
 
@@ -108,6 +110,8 @@ def counted(
     if unit is None:
         return number, end
     raw = sentence[start:end]
+    if _JOINED_TO.search(raw):
+        return number, end  # "a 2-core CPU", "a 10-person team": the joined word it counts
     times = ("x" in raw or "×" in raw) and _TIMES.search(raw) is not None
     qualifier = number.qualifier
     slashed = _SLASHED.search(raw.rstrip()) if "/" in raw else None

@@ -19,6 +19,7 @@ from extractors.counts import counted as count_phrase
 from extractors.lexicon import (
     AMBIGUOUS_WORDS,
     CHANGE_VERBS,
+    COUNT_NOUNS,
     CURRENCY_CODES,
     DURATION_UNITS,
     FUTURE_WORDS,
@@ -129,13 +130,15 @@ _SIGN = r"US\$|[$€£¥₹₨₩₽₺₱₦₪₫]|(?<![A-Za-z])(?:au|a|ca|c|s
 _FLAGS = re.I
 # A data size and its compound unit; a count and what it counts
 _SIZED = rf"(?P<num>{_DEC_COMMA}|{_NUM})\s?(?P<unit>{_SIZE}{_SIZE_TIMES})\b{_PER}"
+# What a count joined to its number counts: "a 1M-token context", "a 5-person team"
+_JOINED_NOUNS = "|".join(sorted(COUNT_NOUNS | {"person"}, key=len, reverse=True))
 _COUNTED = (
     rf"(?P<num>{_FRACTION}|{_NUM}|{'|'.join(WORD_NUMBERS)})"
     rf"(?:\s?(?P<scale>{_SCALE}))?"
     rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
     r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
     rf"(?P<plus>\+)?(?:\s?(?P<times>[x×]))?"  # "4x NVIDIA A100 GPUs": so many
-    rf"\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}"
+    rf"(?:\s|-(?=(?:{_JOINED_NOUNS})\b))(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}"
 )
 # A scale right before a rate limit's acronym: "1M TPM", "10k RPS" (not "2 M" before "mph")
 _RATE_WORDS = f"{'|'.join(RATE_ACRONYMS)}|iops"
@@ -1052,6 +1055,7 @@ def _build(
         if (
             unit[0].isupper()
             and not g.get("times")
+            and sentence[m.start("unit") - 1] != "-"  # "the 8-GPU node": joined, no title
             and _NAMED.search(sentence, max(0, m.start() - 40), m.start())
             and not (
                 _OPENING.match(sentence, 0, m.start())

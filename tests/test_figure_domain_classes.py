@@ -1613,3 +1613,40 @@ def test_the_month_of_may_is_still_read(text: str, day: date) -> None:
     dates = [n.date_from for n in extract_numbers(text, NOW) if n.kind is NumberKind.DATE]
     assert [(d.month, d.day) for d in dates if d] == [(day.month, day.day)]
     assert "2025" not in text or dates == [day]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("A 1M-token context window is available on request.", "1M-token", 1e6, "token"),
+        ("It comes as a 2-core CPU with 4 GB.", "2-core", 2, "core"),
+        ("We rent two 8-GPU nodes for the course.", "8-GPU", 8, "gpu"),
+        ("A 10-person team won the track.", "10-person", 10, "person"),
+        ("The 3-node cluster is free for a year.", "3-node", 3, "node"),
+        ("It costs $5 for a 1-seat license.", "1-seat", 1, "seat"),
+        ("Each 4-vCPU VM has 16 GB of memory.", "4-vCPU", 4, "vcpu"),
+        ("The 100K-token limit applies to free keys.", "100K-token", 1e5, "token"),
+        ("Startups get a 5-user workspace.", "5-user", 5, "user"),
+        ("Try the 2-instance setup first.", "2-instance", 2, "instance"),
+        ("A 128K-token window costs more.", "128K-token", 128e3, "token"),
+        ("The 8-TPU pod slice is the smallest.", "8-TPU", 8, "tpu"),
+    ],
+)
+def test_a_number_joined_to_what_it_counts(text: str, raw: str, value: float, unit: str) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit, n.raw) == (NumberKind.COUNT, value, unit, raw)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "kind"),
+    [
+        ("A 12-month plan is cheaper.", "12-month", NumberKind.DURATION),
+        ("Teams of 2-4 users may apply.", "2-4 users", NumberKind.COUNT),
+        ("Use 2-factor authentication.", None, None),  # not a thing quotas count
+    ],
+)
+def test_other_joined_words_keep_their_reading(
+    text: str, raw: str | None, kind: NumberKind | None
+) -> None:
+    found = [(n.raw, n.kind) for n in extract_numbers(text, NOW)]
+    assert found == ([(raw, kind)] if raw else [])
