@@ -410,7 +410,7 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
                 numbers, lead = _numbers_in(piece, today, named, lead)
                 if columns is not None or "|" in piece:
                     numbers = _in_cells(piece, numbers, columns)
-                elif ":" in piece:
+                elif ":" in piece or " – " in piece or " — " in piece or " - " in piece:
                     numbers = _after_label(piece, numbers)
                 if heading is not None:
                     numbers, heading = _under_heading(piece, numbers, heading)

@@ -71,7 +71,8 @@ _VALUE = (
     r"(?:(?P<qual>up to|over|at least|more than|~)\s*)?"
     rf"(?P<figure>(?P<num>{_NUM})(?:\s?(?P<scale>{_SCALE})\b)?"
     rf"(?:\s?[-–]\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE})\b)?)?(?P<plus>\+)?)"
-    r"(?:\s*(?:/|\bper\s+)(?P<per>[A-Za-z]+)\b)?"
+    r"(?:(?:\s*(?:/|\bper\s+)|\s+an?\s+(?=(?:second|minute|hour|day|week|month|year)\b))"
+    r"(?P<per>[A-Za-z]+)\b)?"
 )
 _ONE_VALUE = re.compile(_VALUE)
 # A cell or a label's text that holds only bare values: "100,000/min and 1,000,000/month"
@@ -81,13 +82,16 @@ _UNNAMED = re.sub(r"\(\?P<\w+>", "(?:", _VALUE)
 _SAID_AFTER = (
     r"(?:,?\s+(?:included|each|max|maximum|total|in total|combined|overall|available|"
     r"renewable|remaining|left|free|only|guaranteed))?"
+    r"(?:\s*\([^()]{1,40}\))?"  # a note: "Monthly credits: 500 (resets monthly)"
 )
 _VALUES = re.compile(
     rf"\s*{_UNNAMED}(?:\s*(?:,|;|&|\band\b|\bor\b)\s*{_UNNAMED})*{_SAID_AFTER}\s*[.;]?\s*",
     re.I,
 )
-# "Requests: 20/min", "- Max projects: 3", "• Team members: 1 to 5"
-_LABEL_LINE = re.compile(r"\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][A-Za-z .&'’()#-]{0,40}?)\s*:")
+# "Requests: 20/min", "- Max projects: 3", "• Team members: 1 to 5", "Seats — up to 5"
+_LABEL_LINE = re.compile(
+    r"\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][A-Za-z .&'’()#-]{0,40}?)(?:\s*:|\s+[–—-](?=\s))"
+)
 # Cells run together: a header of two capitalised words joined ("PlanCalls / day",
 # "Limit typeValue"), then rows of a label joined to its values ("Free100",
 # "Prompt tokens100,000/min and 1,000,000/month").

@@ -1650,3 +1650,39 @@ def test_other_joined_words_keep_their_reading(
 ) -> None:
     found = [(n.raw, n.kind) for n in extract_numbers(text, NOW)]
     assert found == ([(raw, kind)] if raw else [])
+
+
+@pytest.mark.parametrize(
+    ("line", "raw", "value", "unit", "qualifier"),
+    [
+        ("Max requests per minute (RPM) – 500", "500", 500, "requests", "per minute"),
+        ("Team members — up to 5", "5", 5, "team members", "up to"),
+        ("- Seats - 3", "3", 3, "seats", None),
+        ("• Concurrent builds — 2", "2", 2, "concurrent builds", None),
+        ("API keys – 10 per project", "10", 10, "api keys", "per project"),
+        ("Monthly credits: 500 (resets monthly)", "500", 500, "credits", None),
+        ("- API keys: 10 (max)", "10", 10, "api keys", None),
+        ("Seats: 3 (5 on Pro)", "3", 3, "seats", None),
+        ("Webhooks per repository — 20", "20", 20, "webhooks", "per repository"),
+        ("Invites — 5 a week", "5", 5, "invites", "per week"),
+        ("Daily uploads — 50 (resets at midnight UTC)", "50", 50, "uploads", None),
+        ("Build minutes - 6,000 a month", "6,000", 6000, "build minutes", "per month"),
+    ],
+)
+def test_a_label_before_a_dash_or_values_with_a_note_after(
+    line: str, raw: str, value: float, unit: str, qualifier: str | None
+) -> None:
+    n = one(line, raw)
+    assert (n.kind, n.value, n.unit, n.qualifier) == (NumberKind.COUNT, value, unit, qualifier)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Winners - 3 announced next week",  # words after the value: a sentence
+        "Sign up now - 30 percent off",
+        "Python 3.11 - 2 versions back",
+    ],
+)
+def test_a_dash_before_a_sentence_is_no_label(line: str) -> None:
+    assert [n for n in extract_numbers(line, NOW) if n.kind is NumberKind.COUNT] == []
