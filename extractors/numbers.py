@@ -651,7 +651,7 @@ def _numbers_in(
 # "requests are limited to 60 per minute", "your request per minute limit was 20"
 _NAMING_HINT = re.compile(r" of\b|limit|capped|restricted|quota|\bcap\b")  # in folded text
 _NAMED_BEFORE = re.compile(
-    r"(?:\b(?:number|no\.?|#)\s+of\s+(?P<of>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
+    r"(?:(?:\b(?:number|no\.?)|#)\s+of\s+(?P<of>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)"
     r"(?:\s+per\s+(?P<per_of>[a-z]+))?\s*(?:is|was|are|:)"
     r"|\b(?P<limited>[a-z][\w-]*)\s+(?:are|is|were|was)\s+(?:limited|capped|restricted)\s+(?:to|at)"
     r"|\b(?P<noun>[a-z]+)(?:\s+per\s+(?P<per>[a-z]+))?\s+(?:limit|quota|cap)\s+(?:is|was|of|:))"

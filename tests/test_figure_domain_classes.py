@@ -1686,3 +1686,16 @@ def test_a_label_before_a_dash_or_values_with_a_note_after(
 )
 def test_a_dash_before_a_sentence_is_no_label(line: str) -> None:
     assert [n for n in extract_numbers(line, NOW) if n.kind is NumberKind.COUNT] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "raw", "unit"),
+    [
+        ("- # of seats: 5", "5", "seats"),
+        ("# of API keys: 10", "10", "api keys"),
+        ("• # of projects: 3", "3", "projects"),
+    ],
+)
+def test_a_hash_of_a_thing_names_what_is_counted(line: str, raw: str, unit: str) -> None:
+    n = one(line, raw)
+    assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
