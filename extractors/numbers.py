@@ -745,11 +745,12 @@ def _shared_units(
 def _counts_left_out(
     sentence: str, hits: list[tuple[int, int, QuotedNumber]]
 ) -> list[tuple[int, int, QuotedNumber]]:
-    """The bare numbers after a count that count the same thing, its noun left out: "the
-    Small tier, 100,000", "Pro accounts 20", "up from 900 last year". Only where every
-    count before names one thing and the figure right before is one of them."""
+    """The bare numbers after a count (or a duration) that count the same thing, its noun
+    left out: "the Small tier, 100,000", "Pro accounts 20", "up from 900 last year", "14
+    days to cancel, or 30 for annual plans". Only where every figure of its kind before
+    names one thing and the figure right before is one of them."""
     out: list[tuple[int, int, QuotedNumber]] = []
-    first = min((s for s, _, n in hits if n.kind is NumberKind.COUNT), default=None)
+    first = min((s for s, _, n in hits if n.kind in _LEAVES_OUT), default=None)
     if first is None:
         return out
     for m in _LEFT_OUT.finditer(sentence, first):
@@ -757,13 +758,16 @@ def _counts_left_out(
         if any(s < end and start < e for s, e, _ in hits):
             continue
         before = [(e, n) for _, e, n in hits if e <= start]
-        units = {n.unit for _, n in before if n.kind is NumberKind.COUNT}
         last_end, last = max(before, key=lambda b: b[0]) if before else (0, None)
-        if last is None or last.kind is not NumberKind.COUNT or len(units) != 1:
+        if last is None or last.kind not in _LEAVES_OUT:
+            continue
+        if len({n.unit for _, n in before if n.kind is last.kind}) != 1:
             continue
         gap = sentence[last_end:start]
         if len(gap) > _LEFT_OUT_GAP or "(" in gap or not _DIGIT.search(last.raw):
             continue  # far from it, in a note, or after a count written in words
+        if not _LETTERS_IN.search(gap) and sentence[end : end + 1] == ".":
+            continue  # no words between: a list's next number ("**7-30 days** 1.")
         if in_name(sentence, start) or _is_year(m["num"], m["scale"]):
             continue
         word = _WORD_BEFORE.search(sentence[max(0, start - 40) : start])
@@ -777,18 +781,13 @@ def _counts_left_out(
         per = last.qualifier if (last.qualifier or "").startswith("per ") else None
         qualifier = per or ("at least" if m["plus"] else None)
         raw = sentence[start:end]
-        out.append(
-            (
-                start,
-                end,
-                QuotedNumber(
-                    NumberKind.COUNT, value, raw, sentence, None, last.unit, None, qualifier
-                ),
-            )
-        )
+        same = QuotedNumber(last.kind, value, raw, sentence, None, last.unit, None, qualifier)
+        out.append((start, end, same))
     return out
 
 
+_LEAVES_OUT = (NumberKind.COUNT, NumberKind.DURATION)
+_LETTERS_IN = re.compile(r"[A-Za-z]")
 _LEFT_OUT_GAP = 45  # characters between the count and a number that leaves its noun out
 # A bare number, then the sentence's end, a comma or a word that names no thing
 _LEFT_OUT = re.compile(

@@ -1573,7 +1573,7 @@ def test_a_number_after_a_count_that_leaves_its_noun_out_counts_the_same(
         ("Over 50 projects got funding in Plan 3.", "3"),  # a name
         ("2,000 users rate it 4.8.", "4.8"),  # no whole number
         ("The team has 6 engineers; it was founded in 2019.", "2019"),  # a year
-        ("It has 12 modules and takes 3 hours, 4 with the labs.", "4"),  # after a duration
+        ("It has 12 modules and costs $30, 40 with the labs.", "40"),  # after a price
         ("Up to 10 users for $5 each, 20 for $8.", "20"),  # after a price
         ("Two services launched, with more than 60 at the end.", "60"),  # a count in words
         ("We run 4 clusters across the region's data centres and, at peak, 900.", "900"),  # far
@@ -1699,3 +1699,27 @@ def test_a_dash_before_a_sentence_is_no_label(line: str) -> None:
 def test_a_hash_of_a_thing_names_what_is_counted(line: str, raw: str, unit: str) -> None:
     n = one(line, raw)
     assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("You have 14 days to cancel, or 30 for annual plans.", "30", 30, "day"),
+        ("Trials last 30 days on Free, 60 on Pro.", "60", 60, "day"),
+        ("Logs are kept 7 days; audit logs 90.", "90", 90, "day"),
+        ("Jobs may run 6 hours, or 24 with a paid plan.", "24", 24, "hour"),
+        ("Credits expire after 12 months, up from 6 last year.", "6", 6, "month"),
+        ("Sessions time out after 15 minutes, admins after 60.", "60", 60, "minute"),
+        ("It has 12 modules and takes 3 hours, 4 with the labs.", "4", 4, "hour"),
+    ],
+)
+def test_a_number_after_a_duration_that_leaves_its_unit_out_lasts_as_long(
+    text: str, raw: str, value: float, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit) == (NumberKind.DURATION, value, unit)
+
+
+def test_a_lists_next_number_after_a_figure_is_no_figure() -> None:
+    found = extract_numbers("- **7-30 days** 1. Depending on the company", NOW)
+    assert [n.raw for n in found] == ["7-30 days"]
