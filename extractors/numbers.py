@@ -138,7 +138,7 @@ _COUNTED = (
     rf"(?:\s?(?:-|–|to)\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
     r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
     rf"(?P<plus>\+)?(?:\s?(?P<times>[x×]))?"  # "4x NVIDIA A100 GPUs": so many
-    rf"(?:\s|-(?=(?:{_JOINED_NOUNS})\b))(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}"
+    rf"\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}"
 )
 # A scale right before a rate limit's acronym: "1M TPM", "10k RPS" (not "2 M" before "mph")
 _RATE_WORDS = f"{'|'.join(RATE_ACRONYMS)}|iops"
@@ -233,6 +233,14 @@ PATTERNS: list[tuple[NumberKind, re.Pattern[str]]] = [
             _FLAGS,
         ),
     ),
+    (  # a number joined to what it counts: "a 1M-token window", "a 10-person team"
+        NumberKind.COUNT,
+        re.compile(
+            rf"{_QUAL}{_START}(?P<num>{_NUM})(?:\s?(?P<scale>{_SCALE}))?-"
+            rf"(?P<unit>{_JOINED_NOUNS})\b{_PER}",
+            _FLAGS,
+        ),
+    ),
     (  # a multiple, when it counts no thing: "~9x", "1-2x" (not "4x4" or "1920x1080")
         NumberKind.NUMBER,
         re.compile(rf"{_QUAL}{_START}(?P<num>{_NUM})(?:-(?P<num2>{_NUM}))?(?P<unit>x)(?![\w.])"),
@@ -260,6 +268,7 @@ class Hint:
 
     in_text: re.Pattern[str] | None = None
     in_folded: re.Pattern[str] | None = None
+    letter: bool = False  # every match has a letter: a sentence with none is not searched
 
     def found(self, text: str, folded: str) -> bool:
         return bool(
@@ -329,6 +338,8 @@ _RUN_INTO_CELL = Hint(
         r"|(?<=,\d{4},)|(?<=,\d{5},)|(?<=,\d{6},))\d{3}"
     ),
 )
+# Durations and counts have a word after their number: a wall of bare numbers has none
+_A_LETTER = Hint(re.compile(r"[^\W\d_]"), letter=True)
 HINTS: list[Hint | None] = [
     _DATE_HINT,  # a date range names a month or is ISO
     _DATE_HINT,
@@ -340,11 +351,12 @@ HINTS: list[Hint | None] = [
         re.compile(
             rf"\d(?:\s?[a-z]+)?\s?(?:{_CODES}|(?:us )?dollars|euro|pounds|rupees|yuan|yen|francs)\b"
         ),
+        letter=True,
     ),
     Hint(None, re.compile(r"%|percent|per cent")),
-    None,  # durations: "h" is a unit, so no cheap test
-    Hint(None, re.compile(rf"\d\s?{_SIZE}")),
-    Hint(re.compile(r"\d\s?[KMGTP]o\b")),
+    _A_LETTER,  # durations: "h" is a unit, so no cheaper test than a letter
+    Hint(None, re.compile(rf"\d\s?{_SIZE}"), letter=True),
+    Hint(re.compile(r"\d\s?[KMGTP]o\b"), letter=True),
     # units of measure: a digit right before one (searched from the digits, not from every
     # position as the pattern's optional qualifier makes it)
     Hint(
@@ -353,9 +365,11 @@ HINTS: list[Hint | None] = [
             rf"\d[\s-]?(?:{_AREA})?(?:{'|'.join(MEASURE_UNITS)})(?![\w/-])"
             rf"|\d\s?(?:{_RATE_SCALES})\s?(?:{_RATE_WORDS})\b"
         ),
+        letter=True,
     ),
-    None,  # counts: any number before a word
-    Hint(None, re.compile(r"\dx")),  # multiples
+    _A_LETTER,  # counts: any number before a word
+    Hint(None, re.compile(rf"\d[kmb]?-(?:{_JOINED_NOUNS})\b"), letter=True),
+    Hint(None, re.compile(r"\dx"), letter=True),  # multiples
     _RUN_INTO_CELL,
     _RUN_INTO_CELL,
 ]
@@ -563,8 +577,11 @@ def _numbers_in(
     hits: list[tuple[int, int, QuotedNumber]] = []
     folded = fold_case(sentence)
     hinted: dict[int, bool] = {}  # by id: the date hint serves two patterns
+    lettered = _A_LETTER.found(sentence, folded)
     for k, ((kind, pattern), hint) in enumerate(zip(PATTERNS, HINTS, strict=True)):
         if hint is not None:
+            if hint.letter and not lettered:
+                continue
             if id(hint) not in hinted:
                 hinted[id(hint)] = hint.found(sentence, folded)
             if not hinted[id(hint)]:
