@@ -789,9 +789,10 @@ def _counts_left_out(
             continue
         word = _WORD_BEFORE.search(sentence[max(0, start - 40) : start])
         if word is not None and (
-            word["word"].lower() in RANK_WORDS | VERSION_WORDS or word["word"][:1].isupper()
+            word["word"].lower() in RANK_WORDS | VERSION_WORDS | _NOT_THE_SAME
+            or word["word"][:1].isupper()
         ):
-            continue  # "round 2", "Plan 3": a place or a name, not a count
+            continue  # "round 2", "Plan 3", "costs 10", "rated 4": not more of the same
         value = value_of(m["num"], m["scale"])
         if value is None or (not value.is_integer()):
             continue
@@ -804,6 +805,13 @@ def _counts_left_out(
 
 
 _LEAVES_OUT = (NumberKind.COUNT, NumberKind.DURATION)
+# Words after which a bare number is a price, a score, a place, an ordinal or a period
+# rather than more of what was counted: "the plan costs 10", "rated 4", "now in its 3rd"
+_NOT_THE_SAME = frozenset(
+    """at to costs cost priced price pays pay charges charged rated rating rates scored
+    score scores ranked ranking ranks release its the a an his her their our my your
+    every each per around about approximately roughly""".split()
+)
 _LETTERS_IN = re.compile(r"[A-Za-z]")
 _LEFT_OUT_GAP = 45  # characters between the count and a number that leaves its noun out
 # A bare number, then the sentence's end, a comma or a word that names no thing

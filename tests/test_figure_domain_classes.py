@@ -1723,3 +1723,24 @@ def test_a_number_after_a_duration_that_leaves_its_unit_out_lasts_as_long(
 def test_a_lists_next_number_after_a_figure_is_no_figure() -> None:
     found = extract_numbers("- **7-30 days** 1. Depending on the company", NOW)
     assert [n.raw for n in found] == ["7-30 days"]
+
+
+@pytest.mark.parametrize(
+    ("text", "bare"),
+    [
+        ("You get 500 build minutes; the Pro plan starts at 20.", "20"),  # a price
+        ("Our team of 12 engineers shipped release 4.", "4"),
+        ("Each user gets 5 seats, and the plan costs 10.", "10"),
+        ("We support 100 languages, rated 4.", "4"),  # a score
+        ("Up to 3 reviewers score each proposal from 1 to 10.", "10"),
+        ("Join 5,000 members on our forum, now in its 3.", "3"),
+        ("Over 200 startups have applied; acceptance is around 5.", "5"),
+        ("The model has 7 billion parameters, ranking 3.", "3"),
+        ("Each account has 3 API keys; keys rotate every 90.", "90"),
+        ("The lab hosts 40 students per term and charges 15.", "15"),
+    ],
+)
+def test_a_bare_number_after_a_price_score_or_place_word_is_not_more_of_the_same(
+    text: str, bare: str
+) -> None:
+    assert [n for n in extract_numbers(text, NOW) if n.raw == bare] == []
