@@ -25,7 +25,7 @@ FETCHED_AT = datetime(2026, 12, 1, tzinfo=UTC)
 HELD_OUT = frozenset(f"v{k}" for k in range(31, 41))
 # Floors a little under what was measured (pytest -s prints it; the commit that set
 # them says what it was): a guard against regressions, not a target.
-DEV_FLOORS = {"precision": 0.98, "recall": 0.96, "subjects": 0.71}
+DEV_FLOORS = {"precision": 0.98, "recall": 0.98, "subjects": 0.71}
 HELD_OUT_FLOORS = {"precision": 0.94, "recall": 0.89, "subjects": 0.63}
 
 
