@@ -279,8 +279,7 @@ VERSION_WORDS = frozenset({"version", "type", "stage", "phase", "level", "catego
 # hours").
 RANK_WORDS = frozenset(
     """tier step round part chapter section article cohort batch season wave lesson
-    figure appendix clause item page paragraph note footnote table question task problem
-    exercise module episode issue row line slide""".split()
+    figure appendix clause item page paragraph""".split()
 )
 # Plurals without an s: the head of "60 staff", "28 people".
 PLURAL_NOUNS = frozenset(
@@ -298,6 +297,5 @@ CHANGE_VERBS = frozenset(
     plunge plunges slashed slash slashes cut cuts lowered lower lowers raised raise raises
     reduced reduce reduces reducing boosted boost boosts improved improve improves doubled
     double doubles halved halve halves shrank shrunk shrink shrinks went moved changed
-    changes expanded expand expands tripled triple triples upgraded downgraded bumped
-    extended trimmed""".split()
+    changes""".split()
 )

@@ -609,7 +609,7 @@ def _numbers_in(
             if number is None:
                 continue
             end = min(end, start + len(number.raw))
-            if kind is NumberKind.COUNT:
+            if number.kind is NumberKind.COUNT:
                 counted, end = count_phrase(number, sentence, start, end)
                 if counted is None:
                     continue
@@ -783,6 +783,8 @@ def _counts_left_out(
         gap = sentence[last_end:start]
         if len(gap) > _LEFT_OUT_GAP or "(" in gap or not _DIGIT.search(last.raw):
             continue  # far from it, in a note, or after a count written in words
+        if _DIGIT.search(_YEARS.sub("", gap)) or _http_status(m["num"], sentence, start, end):
+            continue  # a row of numbers ("777 0 0 0 4"), or "error 429"
         if not _LETTERS_IN.search(gap) and sentence[end : end + 1] == ".":
             continue  # no words between: a list's next number ("**7-30 days** 1.")
         if in_name(sentence, start) or _is_year(m["num"], m["scale"]):
@@ -810,9 +812,12 @@ _LEAVES_OUT = (NumberKind.COUNT, NumberKind.DURATION)
 _NOT_THE_SAME = frozenset(
     """at to costs cost priced price pays pay charges charged rated rating rates scored
     score scores ranked ranking ranks release its the a an his her their our my your
-    every each per around about approximately roughly""".split()
+    every each per around about approximately roughly win wins won earn earns earned
+    worth total totalling totaling error code status age aged note footnote table
+    question task problem exercise module episode issue row line slide""".split()
 )
 _LETTERS_IN = re.compile(r"[A-Za-z]")
+_YEARS = re.compile(r"\b(?:19|20)\d\d\b")  # "3 papers in 2024 and 5 in 2025"
 _LEFT_OUT_GAP = 45  # characters between the count and a number that leaves its noun out
 # A bare number, then the sentence's end, a comma or a word that names no thing
 _LEFT_OUT = re.compile(
@@ -936,11 +941,15 @@ def _count_change(
     """ "increased from 8 to 32 vCPUs": two counts of one thing, before and after a change,
     not a range (None: not such a count)."""
     second = m.start("num2")
-    joiner = _TO.search(sentence, start, second)
+    joiner = _TO.search(sentence, m.start("num") + len(m.group("num") or ""), second)
     if joiner is None or not _changed_from(sentence, start):
         return None
-    first = replace(number, raw=sentence[start : joiner.start()], value_end=None)
-    after = replace(number, raw=sentence[second:end], value=number.value_end, value_end=None)
+    value = value_of(m.group("num") or "", m.group("scale"))  # "from 500 to 5 million"
+    first = replace(number, raw=sentence[start : joiner.start()], value=value, value_end=None)
+    per = number.qualifier if (number.qualifier or "").startswith("per ") else None
+    after = replace(
+        number, raw=sentence[second:end], value=number.value_end, value_end=None, qualifier=per
+    )
     return [(start, joiner.start(), first), (second, end, after)]
 
 
@@ -1020,6 +1029,8 @@ def _build(
         if day is None:
             return None
         return QuotedNumber(kind, None, raw, sentence, date_from=day, date_to=day)
+    if kind is NumberKind.DATE_RANGE and _MAY_THE_VERB.search(raw) and not _YEAR_IN.search(raw):
+        return None  # "teams of 2-4 may apply"
     if kind is NumberKind.DATE_RANGE:
         return _date_range(m, raw, sentence, today, _lean(sentence[: m.start()]), named)
     num = _group(m, "num")
@@ -1107,10 +1118,13 @@ def _build(
     return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
 
 
+_MAY_THE_VERB = re.compile(r"(?<![A-Za-z])may\b")  # in lower case: the verb
+_YEAR_IN = re.compile(r"\d{4}")
+
 # A resource used for a time, as allocations and bills write it: "core-hours", "OCPU-hrs"
 _RESOURCE_TIME = re.compile(
     rf"(?:gpu|tpu|cpu|vcpu|ocpu|core|node|machine|instance|server|compute|[kmgtp]i?b)s?"
-    rf"-(?:{'|'.join(SIZE_TIMES)}|h)",
+    rf"-(?:{'|'.join(SIZE_TIMES)}|h|days?)",
     re.I,
 )
 

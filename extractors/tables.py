@@ -75,6 +75,7 @@ _VALUE = (
     r"(?P<per>[A-Za-z]+)\b)?"
 )
 _ONE_VALUE = re.compile(_VALUE)
+_NOTE_AT_END = re.compile(r"\s*\([^()]{1,40}\)\s*[.;]?\s*$")
 # A cell or a label's text that holds only bare values: "100,000/min and 1,000,000/month"
 _UNNAMED = re.sub(r"\(\?P<\w+>", "(?:", _VALUE)
 # after the values, a word of how they are given: "Seats: 3 included", "Awards: 25 per
@@ -178,7 +179,7 @@ def quota_named(sentence: str) -> str | None:
     return " ".join(w for w in (m["name"], m["noun"]) if w).lower()
 
 
-def label_unit(label: str) -> ColumnUnit | None:
+def label_unit(label: str, singular: bool = True) -> ColumnUnit | None:
     """The unit a header cell or a label names for the bare numbers under or after it: a
     data size, a time unit, a rate's acronym ("RPS Limit": requests per second), or the
     noun they count (a plural, or a quota noun in the singular); None when it names none."""
@@ -198,8 +199,8 @@ def label_unit(label: str) -> ColumnUnit | None:
     head = words[-1].lower()
     if len(words) == 1 and head in PER_WORDS and head.endswith("s"):
         return ColumnUnit(NumberKind.DURATION, PER_WORDS[head])  # "| Days | 30 |"
-    # a plural, or a thing quotas count named in the singular ("| vCPU | 4 |")
-    counts = plural_level(words[-1]) == PLURAL or unit_noun(words[-1])
+    # a plural, or (in a table) a thing quotas count named in the singular ("| vCPU | 4 |")
+    counts = plural_level(words[-1]) == PLURAL or (singular and unit_noun(words[-1]))
     if head in NOT_NOUNS or head in NOT_COUNTED or not counts:
         return None
     per = m["per"]
@@ -211,6 +212,8 @@ def bare_values(line: str, start: int, end: int) -> list[BareValue]:
     """The bare numbers of line[start:end] when that text holds nothing else."""
     if not _VALUES.fullmatch(line, start, end):
         return []
+    if note := _NOTE_AT_END.search(line, start, end):
+        end = note.start()  # "500 (resets every 30 days)": the note's numbers are its own
     out = []
     for m in _ONE_VALUE.finditer(line, start, end):
         if m["per"]:
@@ -261,7 +264,7 @@ def labelled_values(line: str) -> tuple[str, ColumnUnit, list[BareValue]] | None
     m = _LABEL_LINE.match(line)
     if m is None:
         return None
-    unit = label_unit(m["label"].strip())
+    unit = label_unit(m["label"].strip(), singular=False)  # not "Message: 404"
     if unit is None:
         return None
     values = bare_values(line, m.end(), len(line))
