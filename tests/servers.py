@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import sys
 import threading
 import time
 from collections import Counter
@@ -12,6 +13,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # How often a serving loop looks for its stop: a test's teardown waits up to this long.
 POLL_S = 0.02
+
+
+class QuietServer(ThreadingHTTPServer):
+    """A test server that says nothing of the clients that go away mid-request (a
+    refresh killed, a timeout tested): any other error is still printed."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -67,7 +77,7 @@ class WebServer:
                     server.posts.append((self.path, body))
                 send(self, server.post_status, b"{}", "application/json")
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _H)
+        self.httpd = QuietServer(("127.0.0.1", 0), _H)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, args=(POLL_S,), daemon=True)
 

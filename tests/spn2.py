@@ -10,10 +10,10 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs
 
-from servers import POLL_S
+from servers import POLL_S, QuietServer
 
 
 @dataclass
@@ -90,7 +90,7 @@ class SaveServer:
                 self.end_headers()
                 self.wfile.write(raw)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _H)
+        self.httpd = QuietServer(("127.0.0.1", 0), _H)
         self.httpd.daemon_threads = True
         threading.Thread(target=self.httpd.serve_forever, args=(POLL_S,), daemon=True).start()
 

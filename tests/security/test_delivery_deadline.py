@@ -8,11 +8,11 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
-from servers import POLL_S
+from servers import POLL_S, QuietServer
 
 from flows.alerting.delivery import (
     DELIVERY_BUDGET_S,
@@ -59,7 +59,7 @@ class Drip:
                     self.wfile.write(b" ")
                     self.wfile.flush()
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _H)
+        self.httpd = QuietServer(("127.0.0.1", 0), _H)
         self.httpd.daemon_threads = True
         threading.Thread(target=self.httpd.serve_forever, args=(POLL_S,), daemon=True).start()
 
