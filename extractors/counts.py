@@ -37,6 +37,8 @@ _SLASHED = re.compile(r"/(?P<per>[A-Za-z][A-Za-z-]*)$")
 
 # A number joined to what it counts: "1M-token", "5-person"
 _JOINED_TO = re.compile(r"(?<![A-Za-z\d])\d[\d,.]*[kmbKMB]?-[A-Za-z]")
+# The word after a count's first word
+_NEXT_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
 # A memory size in a model's name ("A100 80GB"), written glued to its unit
 _NAME_SIZE = re.compile(r"\s\d{1,3}\s?[GT]B\b(?=\s[A-Za-z])")
 
@@ -48,10 +50,6 @@ def name_word(word: str) -> bool:
     """Written as a name's word: a capital, or an acronym or model with digits
     ("NVIDIA", "H100", "Ampere", "A1")."""
     return word[:1].isupper() or (any(c.isdigit() for c in word) and word[:1].isalpha())
-
-
-# The word after a count's first word
-_NEXT_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
 
 
 def spelled_acronym(word: str, sentence: str, end: int) -> bool:

@@ -339,7 +339,8 @@ _RUN_INTO_CELL = Hint(
     ),
 )
 # Durations and counts have a word after their number: a wall of bare numbers has none
-_A_LETTER = Hint(re.compile(r"[^\W\d_]"), letter=True)
+_LETTER_IN = re.compile(r"[^\W\d_]")
+_A_LETTER = Hint(_LETTER_IN, letter=True)
 HINTS: list[Hint | None] = [
     _DATE_HINT,  # a date range names a month or is ISO
     _DATE_HINT,
@@ -785,14 +786,13 @@ def _counts_left_out(
             continue  # far from it, in a note, or after a count written in words
         if _DIGIT.search(_YEARS.sub("", gap)) or _http_status(m["num"], sentence, start, end):
             continue  # a row of numbers ("777 0 0 0 4"), or "error 429"
-        if not _LETTERS_IN.search(gap) and sentence[end : end + 1] == ".":
+        if not _LETTER_IN.search(gap) and sentence[end : end + 1] == ".":
             continue  # no words between: a list's next number ("**7-30 days** 1.")
         if in_name(sentence, start) or _is_year(m["num"], m["scale"]):
             continue
         word = _WORD_BEFORE.search(sentence[max(0, start - 40) : start])
         if word is not None and (
-            word["word"].lower() in RANK_WORDS | VERSION_WORDS | _NOT_THE_SAME
-            or word["word"][:1].isupper()
+            word["word"].lower() in _NOT_MORE_OF_IT or word["word"][:1].isupper()
         ):
             continue  # "round 2", "Plan 3", "costs 10", "rated 4": not more of the same
         value = value_of(m["num"], m["scale"])
@@ -816,8 +816,7 @@ _NOT_THE_SAME = frozenset(
     worth total totalling totaling error code status age aged note footnote table
     question task problem exercise module episode issue row line slide""".split()
 )
-_LETTERS_IN = re.compile(r"[A-Za-z]")
-_YEARS = re.compile(r"\b(?:19|20)\d\d\b")  # "3 papers in 2024 and 5 in 2025"
+_NOT_MORE_OF_IT = RANK_WORDS | VERSION_WORDS | _NOT_THE_SAME
 _LEFT_OUT_GAP = 45  # characters between the count and a number that leaves its noun out
 # A bare number, then the sentence's end, a comma or a word that names no thing
 _LEFT_OUT = re.compile(
@@ -916,8 +915,7 @@ def _from_to(
     first_value = value_of(m.group("num"), None)
     second_value = value_of(m.group("num2"), None)
     falls = first_value is not None and second_value is not None and second_value < first_value
-    before = sentence[max(0, start - 80) : start]
-    if not falls and not (_FROM.search(before) and _CHANGE.search(before)):
+    if not falls and not _changed_from(sentence, start):
         return None  # "ranges from $150 to $200", "anywhere from $200 to $500": a range
     cut = start + joiner.start()
     text = sentence if folded is None else fold_case(sentence)
@@ -1022,15 +1020,13 @@ def _build(
         except ValueError:
             return None
         return QuotedNumber(kind, None, raw, sentence, date_from=dotted, date_to=dotted)
-    if kind is NumberKind.DATE and g.get("m1") == "may" and not g.get("y1"):
+    if kind in _DATES and _MAY_THE_VERB.search(raw) and not _YEARS.search(raw):
         return None  # "teams of up to 4 may apply": the verb; the month has its capital
     if kind is NumberKind.DATE:
         day = _parse_date(_group(m, 0), today, lean=_lean(sentence[: m.start()]), named=named)
         if day is None:
             return None
         return QuotedNumber(kind, None, raw, sentence, date_from=day, date_to=day)
-    if kind is NumberKind.DATE_RANGE and _MAY_THE_VERB.search(raw) and not _YEAR_IN.search(raw):
-        return None  # "teams of 2-4 may apply"
     if kind is NumberKind.DATE_RANGE:
         return _date_range(m, raw, sentence, today, _lean(sentence[: m.start()]), named)
     num = _group(m, "num")
@@ -1118,8 +1114,8 @@ def _build(
     return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
 
 
-_MAY_THE_VERB = re.compile(r"(?<![A-Za-z])may\b")  # in lower case: the verb
-_YEAR_IN = re.compile(r"\d{4}")
+_DATES = (NumberKind.DATE, NumberKind.DATE_RANGE)
+_MAY_THE_VERB = re.compile(r"\d(?:st|nd|rd|th)?\s+may\b")  # lower case, after a number: the verb
 
 # A resource used for a time, as allocations and bills write it: "core-hours", "OCPU-hrs"
 _RESOURCE_TIME = re.compile(

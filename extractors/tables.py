@@ -75,7 +75,8 @@ _VALUE = (
     r"(?P<per>[A-Za-z]+)\b)?"
 )
 _ONE_VALUE = re.compile(_VALUE)
-_NOTE_AT_END = re.compile(r"\s*\([^()]{1,40}\)\s*[.;]?\s*$")
+_NOTE = r"\s*\([^()]{1,40}\)"  # a short note in brackets after a label's values
+_NOTE_AT_END = re.compile(rf"{_NOTE}\s*[.;]?\s*$")
 # A cell or a label's text that holds only bare values: "100,000/min and 1,000,000/month"
 _UNNAMED = re.sub(r"\(\?P<\w+>", "(?:", _VALUE)
 # after the values, a word of how they are given: "Seats: 3 included", "Awards: 25 per
@@ -83,7 +84,7 @@ _UNNAMED = re.sub(r"\(\?P<\w+>", "(?:", _VALUE)
 _SAID_AFTER = (
     r"(?:,?\s+(?:included|each|max|maximum|total|in total|combined|overall|available|"
     r"renewable|remaining|left|free|only|guaranteed))?"
-    r"(?:\s*\([^()]{1,40}\))?"  # a note: "Monthly credits: 500 (resets monthly)"
+    rf"(?:{_NOTE})?"  # a note: "Monthly credits: 500 (resets monthly)"
 )
 _VALUES = re.compile(
     rf"\s*{_UNNAMED}(?:\s*(?:,|;|&|\band\b|\bor\b)\s*{_UNNAMED})*{_SAID_AFTER}\s*[.;]?\s*",

@@ -295,8 +295,6 @@ def rows_from(cls: type[Row], columns: Sequence[str], rows: Iterable[Sequence[An
         raise TypeError(f"{cls.__name__}: {'; '.join(said)}")
     at = [columns.index(name) for name in fields]
     words = _enum_words(cls)
-    if not words:
-        return [cls(**{name: r[i] for name, i in zip(fields, at, strict=True)}) for r in rows]
     made = []
     for r in rows:
         values = {name: r[i] for name, i in zip(fields, at, strict=True)}
