@@ -34,9 +34,10 @@ browser: $(STAMP)
 	          apt-get install -y -qq chromium >/dev/null 2>&1; } \
 	  || echo "make: no browser could be installed; browser tests skip (in CI they fail)"
 
-# Four workers on two cores: most of the suite waits on servers, subprocesses and browsers.
+# Four workers on two cores (most of the suite waits on servers, subprocesses and browsers),
+# an idle one taking tests from a busy one so that no queue of long tests ends the run alone.
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q -n 4
+	$(BIN)/python -m pytest -q -n 4 --dist worksteal
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

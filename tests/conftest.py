@@ -2,9 +2,12 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,8 +28,6 @@ os.environ.pop("EVIDENCE_NOW", None)
 # starts leave there (browser profiles): a test that looks for leftovers sees its own.
 if os.environ.get("PYTEST_XDIST_WORKER"):
     import atexit
-    import shutil
-    import tempfile
 
     _own_tmp = Path(tempfile.mkdtemp(prefix=f"evidence-{os.environ['PYTEST_XDIST_WORKER']}-"))
     os.environ["TMPDIR"] = str(_own_tmp)
@@ -73,8 +74,13 @@ class SessionPrefect:
     def start(self) -> str:
         """The server's URL, starting it first. Its database starts as a copy of one
         already migrated: the first worker migrates a database and keeps a copy while
-        the others wait, so that the run migrates once, not once per worker."""
+        the others wait, so that the run migrates once, not once per worker. Under xdist
+        the run's controller has started one server for every worker (`RunPrefect`):
+        the workers wait for it instead."""
         if self.url:
+            return self.url
+        if os.environ.get(RunPrefect.URL):
+            self.url = RunPrefect.wait_ready(self.shared)
             return self.url
         template = self.shared / "prefect-migrated.db"
         with (self.shared / "prefect-migrated.lock").open("w") as lock:
@@ -123,6 +129,96 @@ class SessionPrefect:
     def stop(self) -> None:
         if self.server is not None:
             self.server.stop()  # type: ignore[attr-defined]
+
+
+class RunPrefect:
+    """One Prefect API server for a whole xdist run, started by the controller before
+    its workers and stopped after them: a server per worker cost each its start and
+    its idle services. The workers find it through the environment they inherit, and
+    use it once the controller has kept a copy of its freshly migrated database (the
+    template `migrated_prefect_home` copies), so that the copy holds no run."""
+
+    URL = "EVIDENCE_TESTS_PREFECT_API"
+    SHARED = "EVIDENCE_TESTS_SHARED_DIR"
+    READY = "prefect-migrated.db"
+    FAILED = "prefect-failed.txt"
+
+    def __init__(self) -> None:
+        from flows.runtime.prefect_server import TemporaryServer
+
+        self.shared = Path(tempfile.mkdtemp(prefix="evidence-tests-"))
+        saved = os.environ.get("PREFECT_HOME")
+        os.environ["PREFECT_HOME"] = str(self.shared / "prefect-home")
+        try:
+            # started from the main thread: the server dies with the thread that forked it
+            self.server = TemporaryServer().start()
+        finally:
+            if saved is None:
+                os.environ.pop("PREFECT_HOME", None)
+            else:
+                os.environ["PREFECT_HOME"] = saved
+        os.environ[self.URL] = self.server.api_url
+        os.environ[self.SHARED] = str(self.shared)
+        threading.Thread(target=self._keep_template, name="run-prefect", daemon=True).start()
+
+    def _keep_template(self) -> None:
+        from flows.runtime.processes import healthy
+
+        deadline = time.monotonic() + 180
+        while not healthy(self.server.api_url):
+            if self.server.child is None or self.server.child.poll() is not None:
+                (self.shared / self.FAILED).write_text(f"exited at start: {self.server._tail()}")
+                return
+            if time.monotonic() > deadline:
+                (self.shared / self.FAILED).write_text("did not start in 180 s")
+                return
+            time.sleep(0.1)
+        part = self.shared / "prefect-migrated.part"
+        _copy_database(self.shared / "prefect-home" / "prefect.db", part)
+        part.rename(self.shared / self.READY)
+
+    @classmethod
+    def wait_ready(cls, shared: Path) -> str:
+        """In a worker: the run's server URL, once it answers and its template is kept;
+        the template is also copied to the worker's shared directory."""
+        run_dir = Path(os.environ[cls.SHARED])
+        deadline = time.monotonic() + 200
+        while not (run_dir / cls.READY).exists():
+            if (run_dir / cls.FAILED).exists():
+                pytest.fail(f"the run's Prefect server {(run_dir / cls.FAILED).read_text()}")
+            if time.monotonic() > deadline:
+                pytest.fail("the run's Prefect server was not ready in 200 s")
+            time.sleep(0.1)
+        if not (shared / cls.READY).exists():
+            with (shared / "prefect-migrated.lock").open("w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not (shared / cls.READY).exists():
+                    shutil.copyfile(run_dir / cls.READY, shared / "prefect-migrated.part")
+                    (shared / "prefect-migrated.part").rename(shared / cls.READY)
+        return os.environ[cls.URL]
+
+    def stop(self) -> None:
+        self.server.stop()
+        shutil.rmtree(self.shared, ignore_errors=True)
+
+
+def _runs_slow_tests_in_workers(config: pytest.Config) -> bool:
+    workers = getattr(config.option, "numprocesses", None)
+    return bool(workers) and "not slow" not in (config.getoption("markexpr") or "")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER") is None and _runs_slow_tests_in_workers(config):
+        config.stash[_RUN_PREFECT] = RunPrefect()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    run = config.stash.get(_RUN_PREFECT, None)
+    if run is not None:
+        run.stop()
+
+
+_RUN_PREFECT = pytest.StashKey[RunPrefect]()
 
 
 def _copy_database(source: Path, target: Path) -> None:
