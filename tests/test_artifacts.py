@@ -16,7 +16,9 @@ from support import one_source_catalog, refresh_at
 PAGE = "<html><main><p>Teams get {amount} in credits for the best runs.</p></main></html>"
 
 
-def _artifacts(key: str) -> list:
+def _artifacts(key: str, record_id: str | None = None) -> list:
+    """The artifacts under key, oldest first; with record_id, only those that name it
+    (the server is the run's: other tests' refreshes publish there too)."""
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
 
@@ -24,6 +26,8 @@ def _artifacts(key: str) -> list:
         found = client.read_artifacts(
             artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=[key]))
         )
+    if record_id is not None:
+        found = [a for a in found if record_id in json.dumps(a.data)]
     return sorted(found, key=lambda a: a.created)
 
 
@@ -40,13 +44,13 @@ def test_each_run_publishes_status_and_changes(
         title="Artifacts",
     )
     day = datetime(2026, 11, 2, 6, tzinfo=UTC)
-    before_status = len(_artifacts("evidence-status"))
+    before_status = len(_artifacts("evidence-status", "art-record"))
     refresh_at(config, db, day, monkeypatch)
     web.routes["/p"] = Page(PAGE.format(amount="$2,500"))
     refresh_at(config, db, day + timedelta(days=1), monkeypatch)
 
-    status = _artifacts("evidence-status")
-    changes = _artifacts("evidence-changes")
+    status = _artifacts("evidence-status", "art-record")
+    changes = _artifacts("evidence-changes", "art-record")
     assert len(status) == before_status + 2  # a version a run
     assert status[-1].type == "table"
     rows = status[-1].data

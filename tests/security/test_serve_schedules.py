@@ -47,13 +47,15 @@ async def _deploy(name: str, parameters: dict, runs: int) -> None:
 
 async def _left() -> dict[str, int]:
     from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterId
 
     async with get_client() as client:
         deployments = await client.read_deployments()
         out = {}
         for d in deployments:
-            runs = await client.read_flow_runs()
-            out[d.name] = sum(1 for r in runs if r.deployment_id == d.id)
+            # by deployment: the server is the run's, with every other test's runs on it
+            mine = DeploymentFilter(id=DeploymentFilterId(any_=[d.id]))
+            out[d.name] = len(await client.read_flow_runs(deployment_filter=mine))
         return out
 
 
