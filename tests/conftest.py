@@ -10,6 +10,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -107,15 +108,8 @@ class SessionPrefect:
         from flows.runtime.prefect_server import TemporaryServer
         from flows.runtime.processes import healthy
 
-        saved = os.environ.get("PREFECT_HOME")
-        os.environ["PREFECT_HOME"] = str(self.home)  # the server's database, not ~/.prefect
-        try:
+        with _test_server_env(self.home):  # its database, not ~/.prefect
             server = TemporaryServer().start()
-        finally:
-            if saved is None:
-                os.environ.pop("PREFECT_HOME", None)
-            else:
-                os.environ["PREFECT_HOME"] = saved
         self.server = server
         deadline = time.monotonic() + 120
         while not healthy(server.api_url):
@@ -147,16 +141,9 @@ class RunPrefect:
         from flows.runtime.prefect_server import TemporaryServer
 
         self.shared = Path(tempfile.mkdtemp(prefix="evidence-tests-"))
-        saved = os.environ.get("PREFECT_HOME")
-        os.environ["PREFECT_HOME"] = str(self.shared / "prefect-home")
-        try:
+        with _test_server_env(self.shared / "prefect-home"):
             # started from the main thread: the server dies with the thread that forked it
             self.server = TemporaryServer().start()
-        finally:
-            if saved is None:
-                os.environ.pop("PREFECT_HOME", None)
-            else:
-                os.environ["PREFECT_HOME"] = saved
         os.environ[self.URL] = self.server.api_url
         os.environ[self.SHARED] = str(self.shared)
         threading.Thread(target=self._keep_template, name="run-prefect", daemon=True).start()
@@ -219,6 +206,32 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 _RUN_PREFECT = pytest.StashKey[RunPrefect]()
+
+
+# What the run's server leaves out: the services that turn the events of flow and task
+# runs into records and act on them. No test reads events or task runs from that server
+# (those that do start a server of their own), and they were most of its work.
+_NO_EVENT_SERVICES = {
+    f"PREFECT_SERVER_SERVICES_{name}_ENABLED": "false"
+    for name in ("TRIGGERS", "EVENT_PERSISTER", "TASK_RUN_RECORDER")
+}
+
+
+@contextmanager
+def _test_server_env(home: Path) -> Iterator[None]:
+    """The environment a test session's server starts in: its PREFECT_HOME, and no
+    event services."""
+    changes = {"PREFECT_HOME": str(home), **_NO_EVENT_SERVICES}
+    saved = {name: os.environ.get(name) for name in changes}
+    os.environ.update(changes)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _copy_database(source: Path, target: Path) -> None:
