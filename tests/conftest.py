@@ -61,6 +61,11 @@ def wh(tmp_path: Path) -> Iterator[Warehouse]:
         w.con.close()
 
 
+# A Prefect database migrated once a run, copied where a server must start migrated.
+TEMPLATE = "prefect-migrated.db"
+TEMPLATE_LOCK = "prefect-migrated.lock"
+
+
 class SessionPrefect:
     """One Prefect API server for the whole session (one per xdist worker), in a
     PREFECT_HOME of its own, started when a test first needs it: every flow run of the
@@ -83,8 +88,8 @@ class SessionPrefect:
         if os.environ.get(RunPrefect.URL):
             self.url = RunPrefect.wait_ready(self.shared)
             return self.url
-        template = self.shared / "prefect-migrated.db"
-        with (self.shared / "prefect-migrated.lock").open("w") as lock:
+        template = self.shared / TEMPLATE
+        with (self.shared / TEMPLATE_LOCK).open("w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # (released when the file closes)
             if template.exists():
                 _copy_database(template, self.home / "prefect.db")
@@ -101,7 +106,7 @@ class SessionPrefect:
         every worker's own session server) still migrate."""
         self.start()  # (the copy is made at the first start of any worker's server)
         home.mkdir(parents=True, exist_ok=True)
-        _copy_database(self.shared / "prefect-migrated.db", home / "prefect.db")
+        _copy_database(self.shared / TEMPLATE, home / "prefect.db")
         return home
 
     def _start(self) -> None:
@@ -134,7 +139,6 @@ class RunPrefect:
 
     URL = "EVIDENCE_TESTS_PREFECT_API"
     SHARED = "EVIDENCE_TESTS_SHARED_DIR"
-    READY = "prefect-migrated.db"
     FAILED = "prefect-failed.txt"
 
     def __init__(self) -> None:
@@ -160,9 +164,9 @@ class RunPrefect:
                 (self.shared / self.FAILED).write_text("did not start in 180 s")
                 return
             time.sleep(0.1)
-        part = self.shared / "prefect-migrated.part"
+        part = self.shared / f"{TEMPLATE}.part"
         _copy_database(self.shared / "prefect-home" / "prefect.db", part)
-        part.rename(self.shared / self.READY)
+        part.rename(self.shared / TEMPLATE)
 
     @classmethod
     def wait_ready(cls, shared: Path) -> str:
@@ -170,18 +174,18 @@ class RunPrefect:
         the template is also copied to the worker's shared directory."""
         run_dir = Path(os.environ[cls.SHARED])
         deadline = time.monotonic() + 200
-        while not (run_dir / cls.READY).exists():
+        while not (run_dir / TEMPLATE).exists():
             if (run_dir / cls.FAILED).exists():
                 pytest.fail(f"the run's Prefect server {(run_dir / cls.FAILED).read_text()}")
             if time.monotonic() > deadline:
                 pytest.fail("the run's Prefect server was not ready in 200 s")
             time.sleep(0.1)
-        if not (shared / cls.READY).exists():
-            with (shared / "prefect-migrated.lock").open("w") as lock:
+        if not (shared / TEMPLATE).exists():
+            with (shared / TEMPLATE_LOCK).open("w") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)
-                if not (shared / cls.READY).exists():
-                    shutil.copyfile(run_dir / cls.READY, shared / "prefect-migrated.part")
-                    (shared / "prefect-migrated.part").rename(shared / cls.READY)
+                if not (shared / TEMPLATE).exists():
+                    shutil.copyfile(run_dir / TEMPLATE, shared / f"{TEMPLATE}.part")
+                    (shared / f"{TEMPLATE}.part").rename(shared / TEMPLATE)
         return os.environ[cls.URL]
 
     def stop(self) -> None:
