@@ -17,7 +17,7 @@ _BARE = re.compile(r"\d+(?:[.,]\d+)*")
 def figure_words(number: QuotedNumber) -> str:
     """The figure as the page wrote it, its rate left out."""
     raw = number.raw
-    if number.qualifier and number.qualifier.startswith("per "):
+    if number.rate:
         raw = _RATE.sub("", raw)
     return raw.strip()
 

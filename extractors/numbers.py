@@ -577,8 +577,9 @@ def _numbers_in(
     taken: list[tuple[int, int]] = []
     hits: list[tuple[int, int, QuotedNumber]] = []
     folded = fold_case(sentence)
-    hinted: dict[int, bool] = {}  # by id: the date hint serves two patterns
     lettered = _A_LETTER.found(sentence, folded)
+    # by id: the date hint and the letter serve two patterns each
+    hinted: dict[int, bool] = {id(_A_LETTER): lettered}
     for k, ((kind, pattern), hint) in enumerate(zip(PATTERNS, HINTS, strict=True)):
         if hint is not None:
             if hint.letter and not lettered:
@@ -747,7 +748,7 @@ def _shared_units(
         part = QuotedNumber(n.kind, value, m["num"], sentence, None, n.unit, subject=whole)
         out.append((m.start(), m.start() + len(m["num"]), part))
     for _, end, n in hits:
-        if n.kind is not NumberKind.COUNT or not (n.qualifier or "").startswith("per "):
+        if n.kind is not NumberKind.COUNT or n.rate is None:
             continue
         m = _SAME_RATE_AFTER.match(sentence, end)
         if m is None or m["per"].lower() not in PER_WORDS or _is_year(m["num"], m["scale"]):
@@ -798,8 +799,7 @@ def _counts_left_out(
         value = value_of(m["num"], m["scale"])
         if value is None or (not value.is_integer()):
             continue
-        per = last.qualifier if (last.qualifier or "").startswith("per ") else None
-        qualifier = per or ("at least" if m["plus"] else None)
+        qualifier = last.rate or ("at least" if m["plus"] else None)
         raw = sentence[start:end]
         same = QuotedNumber(last.kind, value, raw, sentence, None, last.unit, None, qualifier)
         out.append((start, end, same))
@@ -944,9 +944,12 @@ def _count_change(
         return None
     value = value_of(m.group("num") or "", m.group("scale"))  # "from 500 to 5 million"
     first = replace(number, raw=sentence[start : joiner.start()], value=value, value_end=None)
-    per = number.qualifier if (number.qualifier or "").startswith("per ") else None
     after = replace(
-        number, raw=sentence[second:end], value=number.value_end, value_end=None, qualifier=per
+        number,
+        raw=sentence[second:end],
+        value=number.value_end,
+        value_end=None,
+        qualifier=number.rate,
     )
     return [(start, joiner.start(), first), (second, end, after)]
 

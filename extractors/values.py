@@ -166,6 +166,12 @@ class QuotedNumber:
     date_to: date | None = None
     subject: str | None = None  # the noun phrase it measures (extractors/subjects.py)
 
+    @property
+    def rate(self) -> str | None:
+        """Its qualifier when that is a rate ("per month"), else None."""
+        q = self.qualifier
+        return q if q is not None and q.startswith("per ") else None
+
 
 @dataclass(frozen=True, slots=True)
 class StatusMention:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -43,6 +44,9 @@ sys.dont_write_bytecode = False
 
 from servers import WebServer  # noqa: E402
 from store_support import Warehouse  # noqa: E402
+
+if TYPE_CHECKING:
+    from flows.runtime.prefect_server import TemporaryServer
 
 
 @pytest.fixture
@@ -111,18 +115,13 @@ class SessionPrefect:
 
     def _start(self) -> None:
         from flows.runtime.prefect_server import TemporaryServer
-        from flows.runtime.processes import healthy
 
         with _test_server_env(self.home):  # its database, not ~/.prefect
             server = TemporaryServer().start()
         self.server = server
-        deadline = time.monotonic() + 120
-        while not healthy(server.api_url):
-            if server.child is None or server.child.poll() is not None:
-                pytest.fail(f"the session's Prefect server exited at start: {server._tail()}")
-            if time.monotonic() > deadline:
-                pytest.fail("the session's Prefect server did not start in 120 s")
-            time.sleep(0.1)
+        failed = _wait_answers(server, "the session's Prefect server")
+        if failed:
+            pytest.fail(failed)
         self.url = server.api_url
 
     def stop(self) -> None:
@@ -153,17 +152,10 @@ class RunPrefect:
         threading.Thread(target=self._keep_template, name="run-prefect", daemon=True).start()
 
     def _keep_template(self) -> None:
-        from flows.runtime.processes import healthy
-
-        deadline = time.monotonic() + 180
-        while not healthy(self.server.api_url):
-            if self.server.child is None or self.server.child.poll() is not None:
-                (self.shared / self.FAILED).write_text(f"exited at start: {self.server._tail()}")
-                return
-            if time.monotonic() > deadline:
-                (self.shared / self.FAILED).write_text("did not start in 180 s")
-                return
-            time.sleep(0.1)
+        failed = _wait_answers(self.server, "the run's Prefect server")
+        if failed:
+            (self.shared / self.FAILED).write_text(failed)
+            return
         part = self.shared / f"{TEMPLATE}.part"
         _copy_database(self.shared / "prefect-home" / "prefect.db", part)
         part.rename(self.shared / TEMPLATE)
@@ -176,7 +168,7 @@ class RunPrefect:
         deadline = time.monotonic() + 200
         while not (run_dir / TEMPLATE).exists():
             if (run_dir / cls.FAILED).exists():
-                pytest.fail(f"the run's Prefect server {(run_dir / cls.FAILED).read_text()}")
+                pytest.fail((run_dir / cls.FAILED).read_text())
             if time.monotonic() > deadline:
                 pytest.fail("the run's Prefect server was not ready in 200 s")
             time.sleep(0.1)
@@ -225,17 +217,22 @@ _NO_EVENT_SERVICES = {
 def _test_server_env(home: Path) -> Iterator[None]:
     """The environment a test session's server starts in: its PREFECT_HOME, and no
     event services."""
-    changes = {"PREFECT_HOME": str(home), **_NO_EVENT_SERVICES}
-    saved = {name: os.environ.get(name) for name in changes}
-    os.environ.update(changes)
-    try:
+    with pytest.MonkeyPatch.context() as env:
+        for name, value in {"PREFECT_HOME": str(home), **_NO_EVENT_SERVICES}.items():
+            env.setenv(name, value)
         yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+
+
+def _wait_answers(server: TemporaryServer, name: str) -> str | None:
+    """Until a started TemporaryServer answers; what went wrong, if it did not."""
+    from flows.runtime.processes import wait_healthy
+    from warehouse.errors import EvidenceError
+
+    try:
+        wait_healthy(server.api_url, 180, server._exited, name, lambda: f": {server._tail()}")
+    except EvidenceError as e:
+        return str(e)
+    return None
 
 
 def _copy_database(source: Path, target: Path) -> None:

@@ -58,10 +58,9 @@ def cluster(pause_dir: Path) -> Iterator[object]:
     workers see the pause folder and where to note unpickled batches."""
     from distributed import LocalCluster
 
-    saved = {k: os.environ.get(k) for k in ("EVIDENCE_PAUSE_DIR", UNPICKLES)}
-    os.environ["EVIDENCE_PAUSE_DIR"] = str(pause_dir)
-    os.environ[UNPICKLES] = str(pause_dir / "unpickled")
-    try:
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("EVIDENCE_PAUSE_DIR", str(pause_dir))
+        env.setenv(UNPICKLES, str(pause_dir / "unpickled"))
         with LocalCluster(
             n_workers=2,
             threads_per_worker=1,
@@ -70,12 +69,6 @@ def cluster(pause_dir: Path) -> Iterator[object]:
             dashboard_address=None,
         ) as c:
             yield c
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 @pytest.fixture(scope="module")
