@@ -20,6 +20,33 @@ def _abbreviated(sentence: str) -> bool:
     return _ABBREVIATION.search(sentence, max(0, len(sentence) - 8)) is not None
 
 
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of `text` starts and ends (as split_sentences splits them, the
+    white space around them left out)."""
+    spans: list[tuple[int, int]] = []
+    start, glued = 0, False
+    for m in [*_SENTENCE_END.finditer(text), None]:
+        stop = len(text) if m is None else m.start()
+        first, last = _stripped(text, start, stop)
+        if glued and spans:
+            spans[-1] = (spans[-1][0], last if last > first else spans[-1][1])
+        elif last > first:
+            spans.append((first, last))
+        if m is None:
+            break
+        start = m.end()
+        glued = "\n" not in m.group() and bool(spans) and _abbreviated(text[slice(*spans[-1])])
+    return spans
+
+
+def _stripped(text: str, start: int, stop: int) -> tuple[int, int]:
+    while start < stop and text[start].isspace():
+        start += 1
+    while stop > start and text[stop - 1].isspace():
+        stop -= 1
+    return start, stop
+
+
 def split_sentences(text: str) -> list[str]:
     sentences: list[str] = []
     start, glued = 0, False

@@ -1,55 +1,355 @@
-"""Statuses: canonical programme statuses from phrase lists kept as data."""
+"""Statuses: what a page states as the current status of a programme or offer, read as a
+careful reader reads statements, not phrases (contract: "Reading statuses").
+
+Each predicate of the lexicon (extractors/data/statuses.yaml) found on a page is read in
+its clause (extractors/clauses.py): a question, a condition, an example, a quoted word or
+a timeline entry states nothing; negation turns an open call closed and takes the others
+back; the tense says whether it holds now (a past round does not, a programme's end
+does); the subject says whether it is about a programme at all ("comments are closed",
+"open source"). The same reader decides a status claim's `found_status`.
+"""
 
 from __future__ import annotations
 
+import bisect
 import re
-from functools import cache
-from importlib import resources
+from itertools import pairwise
 
-import yaml
-
-from extractors.claims import fold
-from extractors.sentences import split_sentences
+from extractors import clauses
+from extractors.clauses import Clause
+from extractors.sentences import sentence_spans
+from extractors.status_lexicon import Lexicon, Predicate, head_key, lexicon
 from extractors.values import Status, StatusMention
 
-NEGATIONS = ("not", "no", "never", "n't", "nor", "without")
-NEGATION_WINDOW = 3  # words before a phrase that can negate it
-
-
-@cache
-def status_phrases() -> dict[str, Status]:
-    """Folded phrase -> status, from extractors/data/statuses.yaml."""
-    raw = yaml.safe_load(resources.files("extractors.data").joinpath("statuses.yaml").read_text())
-    return {fold(phrase): Status(status) for status, phrases in raw.items() for phrase in phrases}
-
-
-@cache
-def _phrase_pattern() -> re.Pattern[str]:
-    """Every phrase in one alternation, longest first (so "no longer accepting" wins)."""
-    phrases = sorted(status_phrases(), key=len, reverse=True)
-    return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b")
+# A past tense still states these now ("the programme ended", "funding ran out").
+LASTING = frozenset({Status.ENDED, Status.DISCONTINUED, Status.EXHAUSTED})
+# Statuses whose words have other senses: their subject must be a programme or a name.
+STRICT = frozenset({Status.OPEN, Status.CLOSED, Status.PAUSED, Status.ENDED, Status.EXHAUSTED})
+# Words after an adjective or participle that leave it a predicate ("closed for 2026",
+# "open until May"); any other word is the noun it qualifies ("open source", "closed beta").
+FOLLOWERS = (
+    frozenset({"for", "to", "until", "till", "through", "thru", "from", "on", "in", "at", "by"})
+    | {"after", "before", "since", "as", "with", "without", "due", "because", "pending"}
+    | {"following", "between", "during", "within", "across", "into", "over", "via", "per"}
+    | {"and", "or", "but", "so", "while", "whereas", "although", "though", "if", "unless"}
+    | {"when", "once", "than", "now", "again", "today", "tonight", "yesterday", "tomorrow"}
+    | {"soon", "already", "yet", "still", "early", "late", "temporarily", "permanently"}
+    | {"indefinitely", "immediately", "officially", "effective", "forever", "quietly", "here"}
+    | {"there", "below", "above", "online", "too", "also", "only", "just", "then", "last"}
+    | {"this", "next", "earlier", "later", "recently", "globally", "worldwide", "the", "a"}
+    | {"an", "our", "its", "their", "all", "any", "it", "them", "is", "are", "was", "were"}
+    | {"will", "has", "have", "had", "can", "could", "may", "might", "should", "would"}
+    | {"do", "does", "did", "not", "n't", "within", "around", "about", "up", "out"}
+    | {"without", "altogether", "completely", "entirely", "fully", "everywhere", "again"}
+)
+NOW_WORDS = re.compile(r"^\W*(?:now|today|here|online|below|early|via|at|through|on our)\b")
+LIMITED = re.compile(
+    r"\blimited (?:basis|release|preview|rollout|roll-out|number|beta|access)|\bselect few\b|"
+    r"\bselect group\b|\bsmall number of\b"
+)
+TEMPORARY = re.compile(
+    r"\b(?:temporarily|until further notice|for the time being|at this time|for now|"
+    r"under review|for maintenance|while we)\b"
+)
+PAST_FORMS = frozenset(
+    {"ran", "sold", "shut", "took", "taken", "withdrew", "withdrawn", "began", "begun"}
+    | {"froze", "frozen", "put", "quit", "got", "gotten", "over"}
+)
+NOT_HEADLINE = clauses.PEOPLE | {"have", "has", "had", "keep", "keeps", "kept", "leave", "left"}
+NOT_HEADLINE |= {"get", "got", "make", "made", "find", "found", "see", "say", "says", "said"}
+_PLAIN = (("’", "'"), ("‘", "'"), ("\u00a0", " "), ("“", '"'), ("”", '"'))
+WINDOW = 90  # characters before a head word searched for its predicate's first words
 
 
 def extract_statuses(text: str, folded: str | None = None) -> list[StatusMention]:
-    """Every current-status phrase in the text, with its sentence (`folded`: fold(text),
-    when the caller has it)."""
-    phrases = status_phrases()
-    pattern = _phrase_pattern()
+    """Every status the text states as current, each with the words that state it (as
+    written) and its sentence; one per status and sentence, in reading order. `folded`
+    is accepted for callers that have the folded text; the reader does not need it."""
+    lex = lexicon()
+    low = _lower(text)
+    spans: list[tuple[int, int]] | None = None
+    starts: list[int] = []
     found: list[StatusMention] = []
-    if pattern.search(fold(text) if folded is None else folded) is None:
-        return found  # most pages state no status: one pass over the whole text
-    for sentence in split_sentences(text):
-        folded = fold(sentence)
-        for m in pattern.finditer(folded):
-            phrase = m.group(0)
-            if not _negated(folded[: m.start()], phrase):
-                found.append(StatusMention(phrases[phrase], phrase, sentence))
+    seen: set[tuple[Status, int]] = set()
+    for m in lex.heads.finditer(low):
+        match = _predicate(lex, low, m)
+        if match is None:
+            continue
+        predicate, start, end = match
+        if spans is None:
+            spans = sentence_spans(text)
+            starts = [s for s, _ in spans]
+        at = bisect.bisect_right(starts, m.start()) - 1
+        if at < 0 or spans[at][1] < end:
+            continue
+        clause = clauses.clause_at(low, spans[at], start, m.start(), end, predicate.literal)
+        status = read(predicate, clause, low[m.start() : m.end()], text)
+        if status is None or (status, at) in seen:
+            continue
+        seen.add((status, at))
+        begin = min(clause.chain_start, start)
+        while begin > spans[at][0] and low[begin - 1].isalnum():
+            begin -= 1  # the whole word of a contraction: "We're", not "'re"
+        phrase = text[begin:end]
+        found.append(StatusMention(status, phrase, text[spans[at][0] : spans[at][1]]))
     return found
 
 
-def _negated(before: str, phrase: str) -> bool:
-    if any(word in phrase.split() for word in NEGATIONS):
+def _lower(text: str) -> str:
+    """Lower case, quotes folded, each character where it was (offsets hold)."""
+    for a, b in _PLAIN:
+        text = text.replace(a, b)
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def _predicate(lex: Lexicon, low: str, m: re.Match[str]) -> tuple[Predicate, int, int] | None:
+    """The longest predicate whose head word or phrase is `m`: (predicate, start, end)."""
+    at = m.start()
+    word = clauses.WORD.match(low, at)
+    keys = {head_key(m.group()), head_key(word.group()) if word else ""}
+    best: tuple[Predicate, int, int] | None = None
+    for p in (p for key in keys for p in lex.by_head.get(key, ())):
+        rest = p.rest.match(low, at)
+        if rest is None:
+            continue
+        start = at
+        if p.before is not None:
+            window = low[max(0, at - WINDOW) : at]
+            before = p.before.search(window)
+            if before is None:
+                continue
+            start = at - len(window) + before.start()
+        if best is None or rest.end() - start > best[2] - best[1]:
+            best = (p, start, rest.end())
+    return best
+
+
+def read(p: Predicate, c: Clause, head: str, text: str) -> Status | None:
+    """The status a predicate states now in its clause, or None when it states none."""
+    if c.question or c.quoted or c.example or c.conditional or c.timeline:
+        return None
+    tense = c.tense
+    if p.kind in ("state", "verb") and (
+        _attributive(p, c, tense, head, text) or (p.kind == "state" and _preposition(c))
+    ):
+        return None
+    if c.negated:
+        return _negated(p, c, tense)
+    if p.kind == "noun":
+        return p.status if tense not in ("modal", "future", "generic") else None
+    if p.kind == "invite":
+        return _invited(p, c, tense, head)
+    if p.kind == "intake":
+        return _taking(p, c, tense, head)
+    if p.status in STRICT and not about_programme(c, text, p.status):
+        return None
+    if p.status in (Status.OPEN, Status.CLOSED) and clauses.hours(c.after):
+        return None
+    status = _in_time(p, c, tense, head)
+    if status is Status.OPEN:
+        if LIMITED.search(c.sentence) or not _open_to(c):
+            return None
+        if _names(c, "waitlist"):
+            return Status.WAITLIST
+    if status is Status.CLOSED or status is Status.DISCONTINUED:
+        return _temporary(status, c)
+    return status
+
+
+def _in_time(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
+    """What a state or verb states by its tense: now, a past that lasts, an announced
+    retirement; a schedule, a past round or a hypothesis state nothing."""
+    status = p.status
+    form = _form(head)
+    if head.startswith("reopen"):
+        # "will reopen in spring", "reopens in March": closed until then
+        if tense == "future" or (tense == "bare" and form in ("base", "s") and c.dated):
+            return Status.CLOSED
+    if tense == "perfect":
+        return status
+    if tense == "present":
+        if form == "ing" and status is not Status.DISCONTINUED and p.kind == "verb":
+            return None  # "is closing on Friday": a schedule
+        return status
+    if tense == "past":
+        return status if status in LASTING else None
+    if tense == "future":
+        return status if status is Status.DISCONTINUED else None
+    if tense != "bare":
+        return None
+    if p.kind == "state" or form == "ed":
+        if status in LASTING:
+            return status
+        if status is Status.OPEN and p.kind == "verb":
+            return None  # "applications opened": a past event
+        return None if c.dated else status  # a heading: "Applications closed"
+    if form in ("base", "s"):
+        if c.today:
+            return status  # "ends today"
+        if c.dated:
+            return None  # "applications close on 1 March"
+        if status is Status.OPEN:
+            return status if _headline(c) else None
+        if status is Status.DISCONTINUED and form == "s" and c.subject:
+            return status  # "Google Shuts Services"
+    return None
+
+
+def _negated(p: Predicate, c: Clause, tense: str) -> Status | None:
+    """What a negated predicate states: "no longer accepting" and "not open" are closed
+    (paused when it is temporary); "not closed" and "no longer on hold" state nothing."""
+    if p.kind == "noun" or tense in ("modal", "future", "generic") or "yet" in c.chain:
+        return None
+    if c.after.lstrip().startswith("yet"):
+        return None
+    if p.negated is None:
+        return None
+    if p.kind == "invite" and not ("no" in c.chain and "longer" in c.chain):
+        return None
+    if p.kind in ("state", "verb") and not about_programme(c, "", p.status, lenient=True):
+        return None
+    if clauses.TEMPORARY_STOP.intersection(c.chain):
+        return Status.PAUSED
+    return _temporary(p.negated, c)
+
+
+def _invited(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
+    """An invitation states its status ("apply today", "you can join the waitlist"); a
+    report that people joined a waitlist states it too."""
+    form = _form(head)
+    if tense == "ability" or (c.obliged and p.status is Status.WAITLIST):
+        return p.status
+    waitlist = p.status is Status.WAITLIST
+    if tense == "bare" and form == "base" and not c.subject:
+        if waitlist or NOW_WORDS.match(c.after):
+            return p.status  # the imperative
+        return None
+    if waitlist and tense in ("past", "perfect", "present", "bare") and form != "base":
+        return p.status
+    if waitlist and tense in ("present", "perfect"):
+        return p.status
+    return None
+
+
+def _taking(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
+    """A programme taking things in: "we are accepting proposals", "now accepting"."""
+    form = _form(head)
+    if tense == "present" or (tense == "perfect" and form == "ing"):
+        return _limited(p.status, c)
+    if tense == "bare":
+        if form == "ing" or (form in ("base", "s") and c.subject and not c.dated):
+            return _limited(p.status, c)
+    return None
+
+
+def _limited(status: Status, c: Clause) -> Status | None:
+    return None if status is Status.OPEN and LIMITED.search(c.sentence) else status
+
+
+def _temporary(status: Status, c: Clause) -> Status:
+    """Closed or shut down for a while, with a return meant: paused."""
+    if TEMPORARY.search(c.sentence) or (
+        status is Status.DISCONTINUED and re.match(r"^\W*until\b", c.after)
+    ):
+        return Status.PAUSED
+    return status
+
+
+def _form(head: str) -> str:
+    word = head.split()[0].split("-")[0]
+    if word.endswith("ing"):
+        return "ing"
+    if word.endswith("ed") or word in PAST_FORMS:
+        return "ed"
+    if word.endswith("s") and not word.endswith("ss"):
+        return "s"
+    return "base"
+
+
+def _headline(c: Clause) -> bool:
+    """A heading or a headline's present ("Applications open", "Call for papers open"),
+    not a clause with its own verb ("you have applications open")."""
+    return bool(c.subject) and not any(w.text in NOT_HEADLINE for w in c.subject)
+
+
+def _open_to(c: Clause) -> bool:
+    """ "open to" everyone, to new applications or to receive them is open; "open to
+    non-UK applicants" says who may apply, not that it is open now."""
+    after = c.after.lstrip()
+    if not after.startswith("to "):
+        return True
+    rest = after[3:]
+    lex = lexicon()
+    return (
+        "now" in c.chain
+        or any(rest.startswith(w) for w in lex.words["everyone"])
+        or rest.startswith(("new ", "receive", "submissions", "applications"))
+    )
+
+
+def _attributive(p: Predicate, c: Clause, tense: str, head: str, text: str) -> bool:
+    """An adjective or participle before a noun names a kind ("open source", "a sold-out
+    programme", "the closed beta"); it states nothing."""
+    form = _form(head)
+    if tense == "perfect" or (p.kind == "verb" and form not in ("ed", "base")):
         return False
-    clause = re.split(r"[:;,.!?()\-]", before)[-1]  # a negation does not cross a clause
-    words = re.findall(r"[a-z']+", clause)[-NEGATION_WINDOW:]
-    return any(w in NEGATIONS or w.endswith("n't") for w in words)
+    if p.kind == "verb" and form == "ed" and tense != "bare":
+        return False  # a passive: "was to be discontinued alongside ..."
+    m = clauses.WORD.search(c.after)
+    if m is None or c.after[: m.start()].strip():
+        return False
+    word = m.group()
+    if word in FOLLOWERS or word[0].isdigit() or clauses.DATE.match(c.after, m.start()):
+        return False
+    if p.status is Status.DISCONTINUED and text[c.after_at + m.start()].isupper():
+        return False  # a verb's object: "Google discontinued Reader"
+    return True
+
+
+def _preposition(c: Clause) -> bool:
+    """ "over the past week", "over 6,000 schools": a preposition, not a state."""
+    m = clauses.WORD.search(c.after)
+    return (
+        m is not None
+        and not c.after[: m.start()].strip()
+        and (m.group() in clauses.DETERMINERS or m.group()[0].isdigit())
+    )
+
+
+def _names(c: Clause, name: str) -> bool:
+    items = lexicon().words[name]
+    ws = [w.text for w in c.subject]
+    return any(w in items for w in ws) or any(f"{a} {b}" in items for a, b in pairwise(ws))
+
+
+def about_programme(c: Clause, text: str, status: Status, lenient: bool = False) -> bool:
+    """Whether the clause's subject (or the object after a verb) is a programme, an offer
+    or a name, rather than another sense of the word ("comments are closed")."""
+    lex = lexicon()
+    other, programme = lex.words["other"], lex.words["programme"]
+    subject = [w for w in c.subject if w.text not in clauses.DETERMINERS]
+    if subject and subject[-1].text in clauses.RELATIVES and len(subject) > 1:
+        subject = subject[:-1]  # "terms that are open": the terms
+    cut = next((i for i, w in enumerate(subject) if w.text in clauses.PREPOSITIONS), None)
+    if cut:
+        subject = subject[:cut]  # "funds for this year": the funds
+    obj = [m.group() for m in clauses.WORD.finditer(c.after[:60])]
+    obj = [w for w in obj if w not in clauses.DETERMINERS][:3]
+    if subject and subject[-1].text in other:
+        return False
+    if obj and obj[0] in other:
+        return False
+    ws = [w.text for w in subject] + obj
+    if any(w in programme for w in ws) or any(f"{a} {b}" in programme for a, b in pairwise(ws)):
+        return True
+    if not subject or lenient:
+        return True
+    last = subject[-1]
+    if last.text in clauses.PRONOUNS:
+        return True
+    if text and text[last.start].isupper() and not (last is c.subject[0] and c.opens_sentence):
+        return True  # a name: "Google Code-in", "TAS"
+    return status not in STRICT

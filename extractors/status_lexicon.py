@@ -1,0 +1,147 @@
+"""The status reader's lexicon, from extractors/data/statuses.yaml: each predicate compiled
+once into what finds it on a page.
+
+A predicate is found by its head word (the word its tense attaches to: "accepting" in
+"accepting proposals", "reached" in "the limit has been reached"), in any inflection; the
+words after the head must follow it, and the words before it must stand before it in
+its clause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import yaml
+
+from extractors.values import Status
+
+GAP = r"(?:[\w'’-]+\s+){0,6}?"  # `*`: up to six other words
+KINDS = ("state", "verb", "intake", "invite", "noun")
+
+
+@dataclass(frozen=True, slots=True)
+class Predicate:
+    """One predicate of the lexicon: the status it states and how it is read."""
+
+    status: Status
+    kind: str  # one of KINDS
+    words: str  # as the lexicon writes it
+    negated: Status | None  # what it states when negated ("not open": closed)
+    rest: re.Pattern[str]  # the head and the words after it, matched at the head
+    before: re.Pattern[str] | None  # the words before the head, searched before it
+    literal: frozenset[str]  # its own words (not tense, negation or subject when read)
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    by_head: dict[str, tuple[Predicate, ...]]  # every form of a head word -> predicates
+    heads: re.Pattern[str]  # finds any head word
+    words: dict[str, frozenset[str]]  # the lists under `words`, one word or phrase each
+
+
+def inflect(verb: str, irregular: dict[str, list[str]]) -> set[str]:
+    """Every form of a verb: base, -s, -ed, -ing (regular English spelling), or those the
+    lexicon lists for it."""
+    if verb in irregular:
+        return {verb, *irregular[verb]}
+    if verb.endswith("e"):
+        stem = verb[:-1]
+        return {verb, verb + "s", verb + "d", stem + "ing"}
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return {verb, verb[:-1] + "ies", verb[:-1] + "ied", verb + "ing"}
+    s = verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s")
+    return {verb, s, verb + "ed", verb + "ing"}
+
+
+def _alternatives(words: list[str]) -> str:
+    """A regex matching any of these words or phrases (longest first), spaces as any run
+    of white space or hyphens."""
+    ordered = sorted(set(words), key=len, reverse=True)
+    return "(?:" + "|".join(r"[\s-]+".join(map(re.escape, w.split())) for w in ordered) + ")"
+
+
+def _token(token: str, lists: dict[str, list[str]]) -> str:
+    if token == "*":
+        return GAP
+    if token.startswith("{") and token.endswith("}"):
+        return _alternatives(lists[token[1:-1]])
+    return _alternatives(token.split("|"))
+
+
+def _compile(
+    status: Status, kind: str, words: str, negated: Status | None, raw: dict
+) -> tuple[set[str], Predicate]:
+    lists: dict[str, list[str]] = raw["words"]
+    tokens = words.split()
+    marked = [i for i, t in enumerate(tokens) if t.startswith("^")]
+    if marked:
+        head = marked[0]
+        tokens[head] = tokens[head][1:]
+    else:
+        head = next(i for i, t in enumerate(tokens) if t != "*" and not t.startswith("{"))
+    word = tokens[head]
+    forms = set(lists[word[1:-1]] if word.startswith("{") else word.split("|"))
+    if kind in ("verb", "intake", "invite") and not word.startswith("{"):
+        forms = {f for w in forms for f in inflect(w, raw["irregular"])}
+    parts = [_alternatives(sorted(forms))] + [_token(t, lists) for t in tokens[head + 1 :]]
+    literal = frozenset(
+        w for t in tokens if t != "*" and not t.startswith("{") for w in t.split("|")
+    )
+    rest = re.compile(r"[\s-]+".join(parts).replace(GAP + r"[\s-]+", GAP) + r"(?![\w-])")
+    before = None
+    if head:
+        behind = r"[\s-]+".join(_token(t, lists) for t in tokens[:head])
+        behind = behind.replace(GAP + r"[\s-]+", GAP)
+        ending = "$" if behind.endswith(GAP) else r"[\s-]+$"
+        before = re.compile(r"(?<![\w-])" + behind + ending)
+    return forms, Predicate(status, kind, words, negated, rest, before, literal)
+
+
+def _trie(words: Iterable[str]) -> str:
+    """One regex for many words, shared prefixes written once (a plain alternation of
+    hundreds of words is tried word by word at every position of a page)."""
+    root: dict = {}
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = [
+            (r"[\s-]+" if ch == " " else re.escape(ch)) + emit(sub)
+            for ch, sub in sorted(node.items())
+            if ch
+        ]
+        if not alts:
+            return ""
+        group = "(?:" + "|".join(alts) + ")" if len(alts) > 1 or "" in node else alts[0]
+        return group + "?" if "" in node else group
+
+    return emit(root)
+
+
+def head_key(words: str) -> str:
+    """A head word as the index keys it (a phrase's spaces and hyphens as one space)."""
+    return " ".join(re.split(r"[\s-]+", words.lower()))
+
+
+@cache
+def lexicon() -> Lexicon:
+    text = resources.files("extractors.data").joinpath("statuses.yaml").read_text("utf-8")
+    raw = yaml.safe_load(text)
+    by_head: dict[str, list[Predicate]] = {}
+    for name, entry in raw["statuses"].items():
+        negated = Status(entry["negated"]) if "negated" in entry else None
+        for kind in KINDS:
+            for words in entry.get(kind, ()):
+                forms, predicate = _compile(Status(name), kind, words, negated, raw)
+                for form in forms:
+                    by_head.setdefault(head_key(form), []).append(predicate)
+    heads = re.compile(r"(?<![\w-])" + _trie(by_head) + r"(?![\w])")
+    words = {name: frozenset(items) for name, items in raw["words"].items()}
+    return Lexicon({k: tuple(v) for k, v in by_head.items()}, heads, words)
