@@ -4,10 +4,11 @@ A claim watches one figure (the first of its quote, or the one `figure: N` names
 status. Its value on a page is that figure as the page gives it (the quote's own when
 `confirmed`, the one found in its place when `changed`), or the status.
 
-A status claim is checked as any quote is; when the quote is not on the page, the
-passage nearest to it (the closest passage, scoring at least CLOSEST_MIN) is read for a
-status: another canonical status than the claim's makes the check `changed`, with the
-status found. A page that lacks the sentence keeps the check `absent`.
+A status claim is checked as any quote is; when the quote is not on the page, the page
+is read for what it states now about the claim's subject (its record's title and the
+quote's words), by the same reader as the page's statuses: another canonical status than
+the claim's makes the check `changed`, with the status found. A page that states none
+about it, or several it cannot choose between, keeps the check `absent`.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from extractors.claims import NormalizedText, _quote, normalize_text
+from extractors.claims import NormalizedText, _quote
 from extractors.moves import figure_words
 from extractors.numbers import extract_numbers
-from extractors.sentences import sentence_around
-from extractors.statuses import extract_statuses
+from extractors.statuses import extract_statuses, stated_about
 from extractors.values import CheckOutcome, ClaimCheck, Status
 
 
@@ -117,26 +117,32 @@ def _written(
 
 
 def check_status_claim(
-    quote: str, status: Status, check: ClaimCheck, page: NormalizedText | str
+    quote: str,
+    status: Status,
+    check: ClaimCheck,
+    page: NormalizedText | str,
+    subject: str = "",
 ) -> ClaimCheck:
-    """A status claim's check: `changed`, with the status found, when the quote is absent
-    and the passage nearest to it states another canonical status."""
-    if check.outcome is not CheckOutcome.ABSENT or not check.closest_text:
+    """A status claim's check: when its quote is not on the page, `changed`, with the
+    status found, when the page states another status about the claim's subject (the
+    record's title, `subject`, and the quote's own words)."""
+    if check.outcome is not CheckOutcome.ABSENT:
         return check
-    if isinstance(page, str):
-        page = normalize_text(page)
-    # The closest passage is cut where the quote's length ends: the sentence around it
-    # (when not much longer) holds the whole statement ("no longer accepting ...").
-    passage = check.closest_text
-    sentence = sentence_around(page.original, passage)
-    if sentence is not None and len(sentence) <= 4 * max(len(quote), len(passage)):
-        passage = sentence
-    stated = [m.status for m in extract_statuses(passage)]
-    if not stated or status in stated:
+    text = page if isinstance(page, str) else page.original
+    stated = stated_about(extract_statuses(text), f"{subject} {quote}")
+    if stated is None or stated.status is status:
         return check
     return replace(
         check,
         outcome=CheckOutcome.CHANGED,
-        found_text=passage,
-        found_status=stated[0],
+        found_text=_wording(stated.sentence, stated.phrase, quote),
+        found_status=stated.status,
     )
+
+
+def _wording(sentence: str, phrase: str, quote: str) -> str:
+    """The page's wording of a status, as a quote to keep: its sentence, or where that
+    runs long, the words that state the status."""
+    if len(sentence) <= max(200, 4 * len(quote)):
+        return sentence
+    return phrase

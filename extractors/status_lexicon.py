@@ -20,6 +20,7 @@ import yaml
 from extractors.values import Status
 
 GAP = r"(?:[\w'’-]+\s+){0,6}?"  # `*`: up to six other words
+LONG_GAP = r"(?:[\w'’-]+\s+){0,10}?"  # `**`: up to ten
 KINDS = ("state", "verb", "intake", "invite", "noun")
 
 
@@ -67,6 +68,8 @@ def _alternatives(words: list[str]) -> str:
 def _token(token: str, lists: dict[str, list[str]]) -> str:
     if token == "*":
         return GAP
+    if token == "**":
+        return LONG_GAP
     if token.startswith("{") and token.endswith("}"):
         return _alternatives(lists[token[1:-1]])
     return _alternatives(token.split("|"))
@@ -82,21 +85,25 @@ def _compile(
         head = marked[0]
         tokens[head] = tokens[head][1:]
     else:
-        head = next(i for i, t in enumerate(tokens) if t != "*" and not t.startswith("{"))
+        head = next(i for i, t in enumerate(tokens) if "*" not in t and not t.startswith("{"))
     word = tokens[head]
     forms = set(lists[word[1:-1]] if word.startswith("{") else word.split("|"))
     if kind in ("verb", "intake", "invite") and not word.startswith("{"):
         forms = {f for w in forms for f in inflect(w, raw["irregular"])}
     parts = [_alternatives(sorted(forms))] + [_token(t, lists) for t in tokens[head + 1 :]]
     literal = frozenset(
-        w for t in tokens if t != "*" and not t.startswith("{") for w in t.split("|")
+        w for t in tokens if "*" not in t and not t.startswith("{") for w in t.split("|")
     )
-    rest = re.compile(r"[\s-]+".join(parts).replace(GAP + r"[\s-]+", GAP) + r"(?![\w-])")
+    joined = r"[\s-]+".join(parts)
+    for gap in (GAP, LONG_GAP):
+        joined = joined.replace(gap + r"[\s-]+", gap)
+    rest = re.compile(joined + r"(?![\w-])")
     before = None
     if head:
         behind = r"[\s-]+".join(_token(t, lists) for t in tokens[:head])
-        behind = behind.replace(GAP + r"[\s-]+", GAP)
-        ending = "$" if behind.endswith(GAP) else r"[\s-]+$"
+        for gap in (GAP, LONG_GAP):
+            behind = behind.replace(gap + r"[\s-]+", gap)
+        ending = "$" if behind.endswith((GAP, LONG_GAP)) else r"[\s-]+$"
         before = re.compile(r"(?<![\w-])" + behind + ending)
     return forms, Predicate(status, kind, words, negated, rest, before, literal)
 

@@ -51,6 +51,10 @@ TEMPORARY = re.compile(
     r"\b(?:temporarily|until further notice|for the time being|at this time|for now|"
     r"under review|for maintenance|while we)\b"
 )
+FOR_NOW = re.compile(
+    r"^\W*for (?:now|(?:this|the|the current) (?:year|round|cycle|season|term|semester|"
+    r"intake|call)|(?:19|20)\d\d)\b"
+)
 PAST_FORMS = frozenset(
     {"ran", "sold", "shut", "took", "taken", "withdrew", "withdrawn", "began", "begun"}
     | {"froze", "frozen", "put", "quit", "got", "gotten", "over"}
@@ -148,7 +152,11 @@ def read(p: Predicate, c: Clause, head: str, text: str) -> Status | None:
         return None
     if p.status in (Status.OPEN, Status.CLOSED) and clauses.hours(c.after):
         return None
+    if "**" in p.words and tense == "bare":
+        return None  # "all ** claimed" reads a passive: "all slots have been claimed"
     status = _in_time(p, c, tense, head)
+    if status is Status.ENDED and FOR_NOW.match(c.after):
+        return Status.CLOSED  # "submissions have ended for this year": this round's call
     if status is Status.OPEN:
         if LIMITED.search(c.sentence) or not _open_to(c):
             return None
@@ -353,3 +361,50 @@ def about_programme(c: Clause, text: str, status: Status, lenient: bool = False)
     if text and text[last.start].isupper() and not (last is c.subject[0] and c.opens_sentence):
         return True  # a name: "Google Code-in", "TAS"
     return status not in STRICT
+
+
+# Words that say nothing of which programme a sentence is about.
+_FILLER = frozenset(
+    {"the", "a", "an", "and", "or", "of", "for", "to", "in", "on", "at", "by", "with", "our"}
+    | {"your", "its", "their", "this", "that", "these", "those", "is", "are", "was", "were"}
+    | {"be", "been", "has", "have", "had", "will", "can", "we", "you", "it", "they", "now"}
+    | {"all", "new", "from", "not", "no", "any", "more", "per", "up", "out", "us", "still"}
+)
+
+
+def subject_words(text: str) -> frozenset[str]:
+    """The words that tell which programme a text is about: its words less the filler
+    and the status words themselves, plurals as their singular."""
+    heads = lexicon().by_head
+    return frozenset(
+        _singular(w)
+        for w in re.findall(r"[a-z0-9][a-z0-9'-]*", _lower(text))
+        if w not in _FILLER and w not in heads and len(w) > 1
+    )
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def stated_about(mentions: list[StatusMention], subject: str) -> StatusMention | None:
+    """The status a page states about a subject (a record's title and a claim's quote):
+    the mentions whose sentence shares the most of its words; a banner stated above
+    older wording that still says `open` wins over it; None when the page states none
+    about it, or states different ones it cannot choose between."""
+    if not mentions:
+        return None
+    wanted = subject_words(subject)
+    scored = [(len(wanted & subject_words(m.sentence)), i, m) for i, m in enumerate(mentions)]
+    best = max(score for score, _, _ in scored)
+    top = [m for score, _, m in scored if score == best]
+    if best == 0 and len({m.status for m in mentions}) > 1:
+        return None  # several statuses, none about this subject
+    first = top[0]
+    if all(m.status is first.status for m in top):
+        return first
+    if first.status is not Status.OPEN and all(
+        m.status is Status.OPEN for m in top if m is not first
+    ):
+        return first  # a banner above text that still invites
+    return None

@@ -54,11 +54,11 @@ def check_claims(
 
 def check_on_page(p: PendingCheck, page: NormalizedText) -> ClaimCheck:
     """One claim checked on one page: its quote, and for a status claim the status the
-    passage nearest to it states."""
+    page states about its record's subject."""
     check = match_claim(p.quote, page)
     if p.status is None:
         return check
-    return check_status_claim(p.quote, Status(p.status), check, page)
+    return check_status_claim(p.quote, Status(p.status), check, page, p.title)
 
 
 def _check_row(p: PendingCheck, check: ClaimCheck, now: datetime) -> CheckRow:

@@ -106,3 +106,83 @@ def test_a_confirmed_status_claim_has_its_own_status_as_value() -> None:
     check = match_claim(quote, "Applications are open.")
     value = claim_value(quote, check, NOW, status=Status.OPEN)
     assert value is not None and value.status is Status.OPEN and value.value is None
+
+
+GRANT = "Nimbus research grant"
+QUOTE = "Applications are open for the Nimbus research grant"
+# The claim's page, reworded a dozen ways and more, each as a person writing the page
+# might say it now (written for this test; none taken from a real page).
+REWORDINGS = [
+    ("The Nimbus research grant is no longer accepting applications.", Status.CLOSED),
+    ("Applications for the Nimbus research grant are now closed.", Status.CLOSED),
+    ("We have stopped accepting applications for the Nimbus research grant.", Status.CLOSED),
+    ("Submissions for the Nimbus research grant have ended for this year.", Status.CLOSED),
+    ("The deadline for the Nimbus research grant has passed.", Status.CLOSED),
+    ("The Nimbus research grant will reopen for applications in the spring.", Status.CLOSED),
+    ("Applications closed", Status.CLOSED),
+    ("The Nimbus research grant is temporarily paused.", Status.PAUSED),
+    ("Applications to the Nimbus research grant are on hold while we review it.", Status.PAUSED),
+    ("We are not accepting Nimbus research grant applications at this time.", Status.PAUSED),
+    ("The Nimbus research grant has been suspended until further notice.", Status.PAUSED),
+    ("Join the waitlist for the Nimbus research grant.", Status.WAITLIST),
+    ("The Nimbus research grant is now invite-only.", Status.WAITLIST),
+    ("You can join the waiting list for the next Nimbus research grant round.", Status.WAITLIST),
+    ("The Nimbus research grant has ended.", Status.ENDED),
+    ("The Nimbus research grant programme has concluded.", Status.ENDED),
+    ("The Nimbus research grant is over.", Status.ENDED),
+    ("The Nimbus research grant is no longer offered.", Status.DISCONTINUED),
+    ("The Nimbus research grant has been discontinued.", Status.DISCONTINUED),
+    ("We have retired the Nimbus research grant.", Status.DISCONTINUED),
+    ("All funds for the Nimbus research grant have been allocated.", Status.EXHAUSTED),
+    ("The Nimbus research grant credits have run out.", Status.EXHAUSTED),
+]
+
+
+def _page(sentence: str) -> str:
+    return (
+        "Nimbus Labs\nHome About Grants Contact\n"
+        f"{sentence}\n"
+        "Questions? Write to grants@nimbus.example and we reply within a week.\n"
+        "© 2026 Nimbus Labs. All rights reserved."
+    )
+
+
+def test_an_open_claim_on_a_reworded_page_reads_the_status_it_states_now() -> None:
+    right = []
+    for sentence, status in REWORDINGS:
+        page = _page(sentence)
+        check = check_status_claim(QUOTE, Status.OPEN, match_claim(QUOTE, page), page, GRANT)
+        if check.outcome is CheckOutcome.CHANGED and check.found_status is status:
+            assert check.found_text and check.found_text in page
+            right.append(sentence)
+    missed = [s for s, _ in REWORDINGS if s not in right]
+    assert len(right) / len(REWORDINGS) >= 0.95, missed
+
+
+def test_a_page_of_several_offers_gives_the_status_of_the_claim_s_own() -> None:
+    page = (
+        "Our grants. The Cirrus travel grant is open to all members. "
+        "The Nimbus research grant is no longer accepting applications."
+    )
+    check = check_status_claim(QUOTE, Status.OPEN, match_claim(QUOTE, page), page, GRANT)
+    assert check.outcome is CheckOutcome.CHANGED and check.found_status is Status.CLOSED
+    assert check.found_text == "The Nimbus research grant is no longer accepting applications."
+
+
+def test_a_page_that_cannot_say_which_offer_keeps_the_claim_absent() -> None:
+    page = "The Cirrus travel grant is closed. The Stratus equipment grant is paused."
+    quote = "Applications are open for the Altostratus grant"
+    check = check_status_claim(quote, Status.OPEN, match_claim(quote, page), page, "Altostratus")
+    assert check.outcome is CheckOutcome.ABSENT and check.found_status is None
+
+
+def test_a_banner_above_older_wording_wins() -> None:
+    page = (
+        "Applications closed\n"
+        "The Nimbus research grant funds early work. Applications are open to everyone: "
+        "apply by filling in the form below."
+    )
+    quote = "Applications are open to all research teams"
+    check = check_status_claim(quote, Status.OPEN, match_claim(quote, page), page, GRANT)
+    assert check.outcome is CheckOutcome.CHANGED and check.found_status is Status.CLOSED
+    assert check.found_text == "Applications closed"

@@ -118,6 +118,7 @@ class PendingCheck:
     content_hash: str
     status: str | None = None  # the claim's `status:`
     figure: int | None = None
+    title: str = ""  # the record's: what a status claim is about
 
 
 @dataclass(frozen=True, slots=True)

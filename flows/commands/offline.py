@@ -120,23 +120,24 @@ class Evidence:
         another record, or added beside one that has the page already)."""
         return self.by_source.get((record_id, source_id, url)) or self.by_url.get(url)
 
-    def match(self, wanted: Iterable[tuple[str, str, Status | None]]) -> None:
+    def match(self, wanted: Iterable[tuple[str, str, Status | None, str]]) -> None:
         """Check each (content hash, quote, status) not checked yet, reading each page
-        once; a status claim as the refresh checks it (flows/checks.py)."""
-        missing: dict[str, set[tuple[str, Status | None]]] = defaultdict(set)
-        for digest, quote, status in wanted:
+        once; a status claim as the refresh checks it (flows/checks.py), about its
+        record's title (the fourth of each)."""
+        missing: dict[str, dict[tuple[str, Status | None], str]] = defaultdict(dict)
+        for digest, quote, status, title in wanted:
             if (digest, quote, status) not in self.known:
-                missing[digest].add((quote, status))
+                missing[digest].setdefault((quote, status), title)
         if not missing or self.db is None:
             return
         with session(self.db, read_only=True) as con:
             texts = page_texts(con, missing)
         for digest, quotes in missing.items():
             page = normalize_text(texts.get(digest, ""))
-            for quote, status in quotes:
+            for (quote, status), title in quotes.items():
                 check = match_claim(quote, page)
                 if status is not None:
-                    check = check_status_claim(quote, status, check, page)
+                    check = check_status_claim(quote, status, check, page, title)
                 self.known[(digest, quote, status)] = check
 
     def before(self, key: tuple[str, str, str], now_value: ClaimValue | None) -> StoredValue | None:
@@ -157,13 +158,15 @@ class Evidence:
 
 def grade_records(catalog: Catalog, evidence: Evidence) -> list[RecordResult]:
     """Every record and claim of the catalog graded against the stored snapshots."""
-    wanted: list[tuple[str, str, Status | None]] = []
+    wanted: list[tuple[str, str, Status | None, str]] = []
     for record in catalog.records:
         for claim, sources in _claim_sources(record):
             for source in sources:
                 snap = evidence.snapshot(record.id, source.source_id, source.url)
                 if snap is not None:
-                    wanted.append((snap.content_hash, claim.quote, claim.status))
+                    wanted.append(
+                        (snap.content_hash, claim.quote, claim.status, record.config.title)
+                    )
     evidence.match(wanted)
     return [_grade_record(record, evidence) for record in catalog.records]
 

@@ -2,8 +2,9 @@
 -- ($hashes: only snapshots of these pages; NULL: all). A check is for the claim's quote,
 -- status and figure, made by the current rules (warehouse/store.py, CHECK_RULES).
 SELECT c.record_id, c.claim_id, s.source_id, n.snapshot_id, c.quote, sn.content_hash, c.status,
-       c.figure
+       c.figure, r.title
 FROM store.claims c
+JOIN store.records r ON r.record_id = c.record_id
 JOIN store.sources s
   ON s.record_id = c.record_id
  AND (c.source_ids IS NULL OR list_contains(c.source_ids, s.source_id))
