@@ -21,6 +21,7 @@ CLAUSE_BREAK = re.compile(
 
 PRESENT = frozenset({"is", "are", "am", "'s", "'re", "'m", "remain", "remains", "stay", "stays"})
 PAST = frozenset({"was", "were", "remained", "stayed"})
+BE = frozenset({"is", "are", "am", "'s", "'re", "was", "were", "be", "been", "being"})
 CONTINUE = frozenset({"continue", "continues", "continued", "keep", "keeps", "kept"})
 PERFECT = frozenset({"has", "have", "'ve"})
 PLUPERFECT = frozenset({"had", "'d"})
@@ -174,6 +175,7 @@ class Clause:
     quoted: bool
     timeline: bool
     opens_sentence: bool  # the clause is the sentence's first
+    determined: bool  # a determiner stands right before it: "its cancelled IPO"
 
     @property
     def tense(self) -> str:
@@ -185,8 +187,10 @@ class Clause:
             w == "to" and i and chain[i - 1] in ANNOUNCING for i, w in enumerate(chain)
         )
         if future:
-            if "now" in chain or CONTINUE.intersection(chain) or {"remain", "stay"} & set(chain):
-                return "present"
+            if ("now" in chain and FUTURE.intersection(chain)) or CONTINUE.intersection(chain):
+                return "present"  # "we'll now be accepting", "will continue to accept"
+            if {"remain", "stay"} & set(chain):
+                return "present"  # "will remain open until Friday"
             return "future"
         if "to" in chain:
             return "generic"
@@ -210,6 +214,11 @@ class Clause:
     def negated(self) -> bool:
         chain = self.chain
         return bool(NEGATION.intersection(chain) or STOPPING.intersection(chain)) or "no" in chain
+
+    @property
+    def passive(self) -> bool:
+        """A form of "be" right before the predicate: "was cancelled", "has been retired"."""
+        return bool(self.chain) and self.chain[-1] in BE
 
     @property
     def obliged(self) -> bool:
@@ -255,10 +264,13 @@ def clause_at(
         chain_start = min(chain_start, w.start)
         i -= 1
     subject = tuple(before[max(0, i - 5) : i + 1])
+    determined = bool(before) and i == len(before) - 1 and before[i].text in DETERMINERS
     if not subject and breaks and _coordinated(low, c0):
         # "closed for 2026 and open for 2027": the verb before "and" serves both
         previous = [w.text for w in words(low, breaks[-2] if len(breaks) > 1 else s0, c0)]
-        chain[len(chain) :] = [w for w in previous[-5:] if w in COPULAS][:1]
+        inherited = [w for w in previous[-5:] if w in CHAIN]
+        if COPULAS.intersection(inherited) or MODAL.intersection(inherited):
+            chain.extend(reversed(inherited))
     text = low[s0:s1]
     prefix = low[c0:head]
     conditional = _conditional(low, s0, prefix, breaks)
@@ -276,6 +288,7 @@ def clause_at(
         quoted=quoted,
         timeline=TIMELINE.search(text) is not None,
         opens_sentence=c0 == s0,
+        determined=determined,
     )
 
 

@@ -42,6 +42,7 @@ class Lexicon:
     by_head: dict[str, tuple[Predicate, ...]]  # every form of a head word -> predicates
     heads: re.Pattern[str]  # finds any head word
     words: dict[str, frozenset[str]]  # the lists under `words`, one word or phrase each
+    needs_programme: frozenset[str]  # head words said of a named programme only
 
 
 def inflect(verb: str, irregular: dict[str, list[str]]) -> set[str]:
@@ -151,4 +152,5 @@ def lexicon() -> Lexicon:
                     by_head.setdefault(head_key(form), []).append(predicate)
     heads = re.compile(r"(?<![\w-])" + _trie(by_head) + r"(?![\w])")
     words = {name: frozenset(items) for name, items in raw["words"].items()}
-    return Lexicon({k: tuple(v) for k, v in by_head.items()}, heads, words)
+    needs = frozenset(f for w in raw["needs_programme"] for f in inflect(w, raw["irregular"]))
+    return Lexicon({k: tuple(v) for k, v in by_head.items()}, heads, words, needs)

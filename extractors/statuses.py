@@ -23,8 +23,9 @@ from extractors.values import Status, StatusMention
 
 # A past tense still states these now ("the programme ended", "funding ran out").
 LASTING = frozenset({Status.ENDED, Status.DISCONTINUED, Status.EXHAUSTED})
-# Statuses whose words have other senses: their subject must be a programme or a name.
-STRICT = frozenset({Status.OPEN, Status.CLOSED, Status.PAUSED, Status.ENDED, Status.EXHAUSTED})
+# Statuses whose words have other senses: their subject must be a programme or a name
+# (every status; kept as a set so that a status of one sense only could leave it).
+STRICT = frozenset(Status)
 # Words after an adjective or participle that leave it a predicate ("closed for 2026",
 # "open until May"); any other word is the noun it qualifies ("open source", "closed beta").
 FOLLOWERS = (
@@ -55,6 +56,9 @@ FOR_NOW = re.compile(
     r"^\W*for (?:now|(?:this|the|the current) (?:year|round|cycle|season|term|semester|"
     r"intake|call)|(?:19|20)\d\d)\b"
 )
+PARTICLE = re.compile(r"^\s*(?:up|out|off|down|about|away|back)\b")
+BUSINESS = re.compile(r"^\s*for (?:business|the (?:day|season|night))\b")
+USING = re.compile(r"^\s*(?:this|these|that|those|it|them|the|a|an|your|our|their)\b")
 PAST_FORMS = frozenset(
     {"ran", "sold", "shut", "took", "taken", "withdrew", "withdrawn", "began", "begun"}
     | {"froze", "frozen", "put", "quit", "got", "gotten", "over"}
@@ -62,6 +66,7 @@ PAST_FORMS = frozenset(
 NOT_HEADLINE = clauses.PEOPLE | {"have", "has", "had", "keep", "keeps", "kept", "leave", "left"}
 NOT_HEADLINE |= {"get", "got", "make", "made", "find", "found", "see", "say", "says", "said"}
 _PLAIN = (("’", "'"), ("‘", "'"), ("\u00a0", " "), ("“", '"'), ("”", '"'))
+BANNER_WORDS = 4  # a heading's length: "Registration is now closed"
 WINDOW = 90  # characters before a head word searched for its predicate's first words
 
 
@@ -96,7 +101,23 @@ def extract_statuses(text: str, folded: str | None = None) -> list[StatusMention
             begin -= 1  # the whole word of a contraction: "We're", not "'re"
         phrase = text[begin:end]
         found.append(StatusMention(status, phrase, text[spans[at][0] : spans[at][1]]))
-    return found
+    return _after_banner(found)
+
+
+def _after_banner(found: list[StatusMention]) -> list[StatusMention]:
+    """A banner that closes ("Applications closed", "Sold out") stated above text that
+    still invites wins over it: the invitations below about the same thing go."""
+    if not found or found[0].status is Status.OPEN:
+        return found
+    banner = found[0]
+    if len(banner.sentence.split()) > BANNER_WORDS:
+        return found
+    about = subject_words(banner.sentence)
+    return [
+        m
+        for m in found
+        if m.status is not Status.OPEN or (about and not about & subject_words(m.sentence))
+    ]
 
 
 def _lower(text: str) -> str:
@@ -137,7 +158,9 @@ def read(p: Predicate, c: Clause, head: str, text: str) -> Status | None:
         return None
     tense = c.tense
     if p.kind in ("state", "verb") and (
-        _attributive(p, c, tense, head, text) or (p.kind == "state" and _preposition(c))
+        _attributive(p, c, tense, head, text)
+        or (p.kind == "state" and _preposition(c))
+        or PARTICLE.match(c.after)  # "ended up", "opens up about": another verb
     ):
         return None
     if c.negated:
@@ -148,17 +171,19 @@ def read(p: Predicate, c: Clause, head: str, text: str) -> Status | None:
         return _invited(p, c, tense, head)
     if p.kind == "intake":
         return _taking(p, c, tense, head)
-    if p.status in STRICT and not about_programme(c, text, p.status):
+    if not about_programme(c, text, p.status, head):
         return None
     if p.status in (Status.OPEN, Status.CLOSED) and clauses.hours(c.after):
         return None
+    if head == "over" and tense == "bare":
+        return None  # "over and over", "left over": an adverb unless a verb says "is over"
     if "**" in p.words and tense == "bare":
         return None  # "all ** claimed" reads a passive: "all slots have been claimed"
     status = _in_time(p, c, tense, head)
     if status is Status.ENDED and FOR_NOW.match(c.after):
         return Status.CLOSED  # "submissions have ended for this year": this round's call
     if status is Status.OPEN:
-        if LIMITED.search(c.sentence) or not _open_to(c):
+        if LIMITED.search(c.sentence) or not _open_to(c) or BUSINESS.match(c.after):
             return None
         if _names(c, "waitlist"):
             return Status.WAITLIST
@@ -172,6 +197,8 @@ def _in_time(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
     retirement; a schedule, a past round or a hypothesis state nothing."""
     status = p.status
     form = _form(head)
+    if p.kind == "verb" and form == "base" and c.passive and not head.startswith("open"):
+        return None  # "is close to the border": an adjective of another sense
     if head.startswith("reopen"):
         # "will reopen in spring", "reopens in March": closed until then
         if tense == "future" or (tense == "bare" and form in ("base", "s") and c.dated):
@@ -228,6 +255,8 @@ def _invited(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
     """An invitation states its status ("apply today", "you can join the waitlist"); a
     report that people joined a waitlist states it too."""
     form = _form(head)
+    if p.status is Status.OPEN and USING.match(c.after):
+        return None  # "apply this to your business": to use, not to ask
     if tense == "ability" or (c.obliged and p.status is Status.WAITLIST):
         return p.status
     waitlist = p.status is Status.WAITLIST
@@ -310,6 +339,8 @@ def _attributive(p: Predicate, c: Clause, tense: str, head: str, text: str) -> b
     if m is None or c.after[: m.start()].strip():
         return False
     word = m.group()
+    if c.determined and tense == "bare":
+        return True  # "its cancelled IPO", "the discontinued model"
     if word in FOLLOWERS or word[0].isdigit() or clauses.DATE.match(c.after, m.start()):
         return False
     if p.status is Status.DISCONTINUED and text[c.after_at + m.start()].isupper():
@@ -333,26 +364,34 @@ def _names(c: Clause, name: str) -> bool:
     return any(w in items for w in ws) or any(f"{a} {b}" in items for a, b in pairwise(ws))
 
 
-def about_programme(c: Clause, text: str, status: Status, lenient: bool = False) -> bool:
-    """Whether the clause's subject (or the object after a verb) is a programme, an offer
-    or a name, rather than another sense of the word ("comments are closed")."""
+def about_programme(
+    c: Clause, text: str, status: Status, head: str = "", lenient: bool = False
+) -> bool:
+    """Whether the predicate is said of a programme, an offer or a name, rather than in
+    another sense ("comments are closed", "the meeting was cancelled"): a verb with an
+    object is judged by its object ("shut down the service"), any other by its subject."""
     lex = lexicon()
     other, programme = lex.words["other"], lex.words["programme"]
+    obj = _object(c)
+    if obj:
+        if obj[0].text in other:
+            return False
+        named = _names_any(obj, programme)
+        return named or (text != "" and text[obj[0].start].isupper() and head not in
+                         lex.needs_programme)  # fmt: skip
     subject = [w for w in c.subject if w.text not in clauses.DETERMINERS]
     if subject and subject[-1].text in clauses.RELATIVES and len(subject) > 1:
         subject = subject[:-1]  # "terms that are open": the terms
     cut = next((i for i, w in enumerate(subject) if w.text in clauses.PREPOSITIONS), None)
     if cut:
         subject = subject[:cut]  # "funds for this year": the funds
-    obj = [m.group() for m in clauses.WORD.finditer(c.after[:60])]
-    obj = [w for w in obj if w not in clauses.DETERMINERS][:3]
-    if subject and subject[-1].text in other:
+    if subject and (subject[-1].text in other or subject[-1].text in clauses.PEOPLE - {"we"}):
         return False
-    if obj and obj[0] in other:
-        return False
-    ws = [w.text for w in subject] + obj
-    if any(w in programme for w in ws) or any(f"{a} {b}" in programme for a, b in pairwise(ws)):
+    after = [w for w in clauses.words(c.after, 0, min(len(c.after), 60))][:3]
+    if _names_any(subject + after, programme):
         return True
+    if head in lex.needs_programme:
+        return False
     if not subject or lenient:
         return True
     last = subject[-1]
@@ -361,6 +400,25 @@ def about_programme(c: Clause, text: str, status: Status, lenient: bool = False)
     if text and text[last.start].isupper() and not (last is c.subject[0] and c.opens_sentence):
         return True  # a name: "Google Code-in", "TAS"
     return status not in STRICT
+
+
+def _object(c: Clause) -> list[clauses.Word]:
+    """The object of an active verb ("cancelled its task order": task order), offsets as
+    in the page; none after a passive, an adjective or an intransitive verb."""
+    if c.passive:
+        return []
+    after = clauses.words(c.after, 0, min(len(c.after), 60))
+    if not after or c.after[: after[0].start].strip():
+        return []
+    if after[0].text in FOLLOWERS and after[0].text not in clauses.DETERMINERS:
+        return []
+    found = [w for w in after if w.text not in clauses.DETERMINERS][:4]
+    return [clauses.Word(w.text, w.start + c.after_at, w.end + c.after_at) for w in found]
+
+
+def _names_any(ws: list[clauses.Word], items: frozenset[str]) -> bool:
+    texts = [w.text for w in ws]
+    return any(w in items for w in texts) or any(f"{a} {b}" in items for a, b in pairwise(texts))
 
 
 # Words that say nothing of which programme a sentence is about.

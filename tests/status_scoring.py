@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from extractors.values import StatusMention
+from extractors.values import Status, StatusMention
 
 PARTS = ("tune", "check", "all")
 
@@ -197,3 +197,35 @@ def score(pages: list[dict], read: Callable[[str], list[StatusMention]]) -> Scor
 
 def _within(spans: list[tuple[int, int]], sentences: list[tuple[int, int]]) -> bool:
     return any(s2 <= s and e <= e2 for s, e in spans for s2, e2 in sentences)
+
+
+GRANT = "Nimbus research grant"
+QUOTE = "Applications are open for the Nimbus research grant"
+# A status claim's sentence, reworded a dozen ways and more, each as a person writing the
+# page might say it now (written for the tests; none taken from a real page): the claim
+# reads `changed`, with the status each states (tests/test_status_claims.py on a page
+# of its own, tests/test_status_corpus.py inside real pages).
+REWORDINGS = [
+    ("The Nimbus research grant is no longer accepting applications.", Status.CLOSED),
+    ("Applications for the Nimbus research grant are now closed.", Status.CLOSED),
+    ("We have stopped accepting applications for the Nimbus research grant.", Status.CLOSED),
+    ("Submissions for the Nimbus research grant have ended for this year.", Status.CLOSED),
+    ("The deadline for the Nimbus research grant has passed.", Status.CLOSED),
+    ("The Nimbus research grant will reopen for applications in the spring.", Status.CLOSED),
+    ("Applications closed", Status.CLOSED),
+    ("The Nimbus research grant is temporarily paused.", Status.PAUSED),
+    ("Applications to the Nimbus research grant are on hold while we review it.", Status.PAUSED),
+    ("We are not accepting Nimbus research grant applications at this time.", Status.PAUSED),
+    ("The Nimbus research grant has been suspended until further notice.", Status.PAUSED),
+    ("Join the waitlist for the Nimbus research grant.", Status.WAITLIST),
+    ("The Nimbus research grant is now invite-only.", Status.WAITLIST),
+    ("You can join the waiting list for the next Nimbus research grant round.", Status.WAITLIST),
+    ("The Nimbus research grant has ended.", Status.ENDED),
+    ("The Nimbus research grant programme has concluded.", Status.ENDED),
+    ("The Nimbus research grant is over.", Status.ENDED),
+    ("The Nimbus research grant is no longer offered.", Status.DISCONTINUED),
+    ("The Nimbus research grant has been discontinued.", Status.DISCONTINUED),
+    ("We have retired the Nimbus research grant.", Status.DISCONTINUED),
+    ("All funds for the Nimbus research grant have been allocated.", Status.EXHAUSTED),
+    ("The Nimbus research grant credits have run out.", Status.EXHAUSTED),
+]

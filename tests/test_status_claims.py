@@ -11,6 +11,7 @@ from extractors.claim_values import check_status_claim, claim_value
 from extractors.claims import match_claim
 from extractors.statuses import extract_statuses
 from extractors.values import CheckOutcome, Status
+from status_scoring import GRANT, QUOTE, REWORDINGS
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -106,36 +107,6 @@ def test_a_confirmed_status_claim_has_its_own_status_as_value() -> None:
     check = match_claim(quote, "Applications are open.")
     value = claim_value(quote, check, NOW, status=Status.OPEN)
     assert value is not None and value.status is Status.OPEN and value.value is None
-
-
-GRANT = "Nimbus research grant"
-QUOTE = "Applications are open for the Nimbus research grant"
-# The claim's page, reworded a dozen ways and more, each as a person writing the page
-# might say it now (written for this test; none taken from a real page).
-REWORDINGS = [
-    ("The Nimbus research grant is no longer accepting applications.", Status.CLOSED),
-    ("Applications for the Nimbus research grant are now closed.", Status.CLOSED),
-    ("We have stopped accepting applications for the Nimbus research grant.", Status.CLOSED),
-    ("Submissions for the Nimbus research grant have ended for this year.", Status.CLOSED),
-    ("The deadline for the Nimbus research grant has passed.", Status.CLOSED),
-    ("The Nimbus research grant will reopen for applications in the spring.", Status.CLOSED),
-    ("Applications closed", Status.CLOSED),
-    ("The Nimbus research grant is temporarily paused.", Status.PAUSED),
-    ("Applications to the Nimbus research grant are on hold while we review it.", Status.PAUSED),
-    ("We are not accepting Nimbus research grant applications at this time.", Status.PAUSED),
-    ("The Nimbus research grant has been suspended until further notice.", Status.PAUSED),
-    ("Join the waitlist for the Nimbus research grant.", Status.WAITLIST),
-    ("The Nimbus research grant is now invite-only.", Status.WAITLIST),
-    ("You can join the waiting list for the next Nimbus research grant round.", Status.WAITLIST),
-    ("The Nimbus research grant has ended.", Status.ENDED),
-    ("The Nimbus research grant programme has concluded.", Status.ENDED),
-    ("The Nimbus research grant is over.", Status.ENDED),
-    ("The Nimbus research grant is no longer offered.", Status.DISCONTINUED),
-    ("The Nimbus research grant has been discontinued.", Status.DISCONTINUED),
-    ("We have retired the Nimbus research grant.", Status.DISCONTINUED),
-    ("All funds for the Nimbus research grant have been allocated.", Status.EXHAUSTED),
-    ("The Nimbus research grant credits have run out.", Status.EXHAUSTED),
-]
 
 
 def _page(sentence: str) -> str:

@@ -70,6 +70,9 @@ STATED = [
     case("Standard support will stop for all licenses on 31 December.", "discontinued"),
     case("| status = Discontinued", "discontinued"),
     case("The Code Sprint is now officially retired.", "discontinued"),
+    case("Google has quietly shut down a number of its services.", "discontinued"),
+    case("The company cancelled its failed charging-mat project.", "discontinued"),
+    case("The trial plan is no longer offered to new teams.", "discontinued"),
 ]
 
 # Tense and time: a past round, a schedule, a timeline entry, an announced opening.
@@ -129,6 +132,22 @@ OTHER_SENSE = [
     case("Budget cuts remain on hold as the judge extends the pause."),
     case("Entries may run to no more than 10 pages."),
     case("We are fully committed to an accessible programme."),
+    case("The town hall meeting was cancelled because of the storm."),
+    case("The senator withdrew the bill on Monday."),
+    case("The company canceled its order for ten aircraft."),
+    case("Its cancelled launch cost millions."),
+    case("He finished the race in third place."),
+    case("She started as an intern and ended up running the lab."),
+    case("The singer opens up about her illness."),
+    case("The village, which is close to the border, was quiet."),
+    case("Resellers are accepting orders for the new laptop."),
+    case("The striker filled up the score sheet."),
+    case("Download the guide so you can apply it to your team."),
+    case("The museum is open for business again."),
+    case("We spend money over and over on perks."),
+    case("Invest what is left over."),
+    case("The new phone is now available in stores."),
+    case("The licence is now set to expire in March."),
 ]
 
 # Questions, examples, templates, quoted words, definitions, generic advice.
@@ -216,3 +235,25 @@ def test_the_lexicon_is_data_every_predicate_compiles_and_is_found() -> None:
     # a head word of every kind is found on a page, in any case
     for word in ("Accepting", "CLOSED", "sold-out", "sold out", "Invite-Only"):
         assert lex.heads.search(f"x {word.lower()} y"), word
+
+
+def test_a_banner_wins_over_the_older_wording_below_it() -> None:
+    text = (
+        "Applications closed\n"
+        "The travel grant helps early-career researchers. Applications are open to all "
+        "members: apply now using the form below.\n"
+        "The mentoring scheme is open to new mentors."
+    )
+    found = [(m.status.value, m.sentence) for m in extract_statuses(text)]
+    assert found == [
+        ("closed", "Applications closed"),
+        ("open", "The mentoring scheme is open to new mentors."),
+    ]
+
+
+def test_a_long_sentence_is_no_banner() -> None:
+    text = (
+        "The call for short abstracts is closed.\n"
+        "The submission system is now open to receive full papers."
+    )
+    assert [m.status.value for m in extract_statuses(text)] == ["closed", "open"]
