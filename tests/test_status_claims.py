@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from status_scoring import GRANT, QUOTE, REWORDINGS
 
 from extractors.claim_values import check_status_claim, claim_value
 from extractors.claims import match_claim
 from extractors.statuses import extract_statuses
 from extractors.values import CheckOutcome, Status
-from status_scoring import GRANT, QUOTE, REWORDINGS
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
