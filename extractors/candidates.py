@@ -121,7 +121,7 @@ def _score(quote: str, base: float) -> float:
 
 def _clause(sentence: str, raw: str) -> str | None:
     """The clause of `sentence` around `raw`, widened while short, cut when long."""
-    m = re.search(re.escape(raw), sentence, re.I)  # (a status phrase is lower-cased)
+    m = re.search(re.escape(raw), sentence, re.I)
     if m is None:
         return None
     at, raw = m.start(), m.group(0)

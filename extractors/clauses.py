@@ -72,6 +72,9 @@ ANNOUNCING = frozenset(
         "were",
     }
 )
+# Words of the chain only before "to": "is set to close", "is unable to accept".
+BEFORE_TO = (ANNOUNCING - {"is", "are", "was", "were"}) | {"unable", "able"}
+STARTING = frozenset({"began", "begun", "started", "start", "starts", "begin", "begins"})
 HABITUAL = frozenset(
     {"usually", "typically", "generally", "normally", "often", "sometimes", "always"}
     | {"rarely", "frequently", "automatically", "regularly", "traditionally", "eventually"}
@@ -90,14 +93,17 @@ ADVERBS = frozenset(
     | {"gradually", "slowly", "rapidly", "soon", "newly", "finally", "ultimately", "thus"}
 )
 CHAIN = (PRESENT | PAST | CONTINUE | PERFECT | PLUPERFECT | FUTURE | MODAL | ABILITY | NEGATION) | (
-    STOPPING | HABITUAL | ADVERBS | ANNOUNCING
+    STOPPING | HABITUAL | ADVERBS | ANNOUNCING | STARTING | {"unable", "able"}
 )
 COPULAS = frozenset({"is", "are", "'re", "was", "were"})
 DETERMINERS = frozenset(
     {"the", "a", "an", "our", "your", "its", "their", "this", "that", "these", "those", "my"}
     | {"his", "her", "any", "some", "every", "each", "all"}
 )
-PREPOSITIONS = frozenset({"for", "of", "in", "on", "at", "from", "with", "to", "by", "under"})
+PREPOSITIONS = frozenset(
+    {"for", "of", "in", "on", "at", "from", "with", "to", "by", "under", "during", "through"}
+    | {"after", "before", "since", "about", "across", "like", "within", "without", "amid"}
+)
 PRONOUNS = frozenset({"it", "they", "we", "this", "these", "those", "that", "which", "who"})
 PEOPLE = frozenset({"i", "you", "he", "she", "we", "they", "one", "anyone", "someone"})
 RELATIVES = frozenset({"that", "which", "who", "whose"})
@@ -111,7 +117,8 @@ CONDITION_PHRASES = re.compile(r"\b(?:in case|in the event|as soon as|as long as
 EXAMPLE = re.compile(
     r"\b(?:(?:for example|for instance|such as|sample|means|refers to|is defined as|"
     r"stands for)\b|e\.g\.|examples?:)|\{\{|"
-    r"[\[<](?:your|the|program|programme|name|date|company|organi[sz]ation|insert|x)\b[^\]>]*[\]>]"
+    r"[\[<](?:your|the|program|programme|name|date|company|organi[sz]ation|insert|x)\b[^\]>]*[\]>]|"
+    r"\bx{3,}\b|_{3,}|\bdd/mm\b|\bmm/dd\b"
 )
 QUOTES = "\"'“”‘’«»`"
 
@@ -132,6 +139,7 @@ DATE = re.compile(
     r"quarter|season|weekend)|ago|earlier this|later this|in (?:the )?(?:spring|summer|fall|"
     r"autumn|winter))(?![\w-])"
 )
+NOW = re.compile(r"\b(?:for now|effective immediately|as of today|starting today|from today)\b")
 TODAY = re.compile(r"(?<![\w-])(?:today|tonight|now|right now|as of today)(?![\w-])")
 TIMELINE = re.compile(
     rf"^\W*(?:{_MONTH}\s+\d{{1,2}}|\d{{1,2}}\s+{_MONTH}|\d{{4}}-\d\d-\d\d|"
@@ -139,6 +147,11 @@ TIMELINE = re.compile(
 )
 # Hours and days: "closed on Sundays", "open from 9am", "open 24/7": a place's opening
 # hours, not a programme's status.
+# "closed annually for two weeks", "open every summer": a habit, not a status.
+HABIT_AFTER = re.compile(
+    r"^\W*(?:annually|yearly|weekly|daily|seasonally|each (?:year|summer|winter|week)|"
+    r"every (?:year|summer|winter|spring|fall|autumn|week|month|day))\b"
+)
 HOURS = re.compile(
     rf"^\W*(?:(?:on|every|over|during)\s+(?:the\s+)?(?:{_DAY}|weekends?|(?:public |bank )?"
     r"holidays?|christmas|new year|easter)|(?:at|from|until|till|between|after|before)\s+"
@@ -176,6 +189,8 @@ class Clause:
     timeline: bool
     opens_sentence: bool  # the clause is the sentence's first
     determined: bool  # a determiner stands right before it: "its cancelled IPO"
+    context: tuple[Word, ...]  # the words before "and", "or" or a table's "|" before it
+    ends_with: str  # the character that ends the clause ("" at the end of the text)
 
     @property
     def tense(self) -> str:
@@ -187,12 +202,19 @@ class Clause:
             w == "to" and i and chain[i - 1] in ANNOUNCING for i, w in enumerate(chain)
         )
         if future:
-            if ("now" in chain and FUTURE.intersection(chain)) or CONTINUE.intersection(chain):
-                return "present"  # "we'll now be accepting", "will continue to accept"
+            if CONTINUE.intersection(chain) or (
+                FUTURE.intersection(chain) | {"going"} & set(chain)
+                and ("now" in chain or NOW.search(self.sentence))
+                and not self.dated
+            ):
+                return "present"  # "we'll now be accepting", "for now, we're going to pause"
             if {"remain", "stay"} & set(chain):
                 return "present"  # "will remain open until Friday"
             return "future"
-        if "to" in chain:
+        if any(
+            w == "to" and not (i and chain[i - 1] in ("able", "unable"))
+            for i, w in enumerate(chain)
+        ):
             return "generic"
         if ABILITY.intersection(chain):
             return "ability"
@@ -202,7 +224,7 @@ class Clause:
             return "past"
         if PERFECT.intersection(chain):
             return "perfect"
-        if PAST.intersection(chain) or "continued" in chain:
+        if PAST.intersection(chain) or {"continued", "began", "started"} & set(chain):
             return "past"
         if PRESENT.intersection(chain) or CONTINUE.intersection(chain):
             return "present"
@@ -213,7 +235,8 @@ class Clause:
     @property
     def negated(self) -> bool:
         chain = self.chain
-        return bool(NEGATION.intersection(chain) or STOPPING.intersection(chain)) or "no" in chain
+        negations = NEGATION | STOPPING | {"no", "unable"}
+        return bool(negations.intersection(chain))
 
     @property
     def passive(self) -> bool:
@@ -260,6 +283,8 @@ def clause_at(
             continue
         if w.text not in CHAIN:
             break
+        if w.text in BEFORE_TO and (not chain or chain[-1] != "to"):
+            break  # "plans" is a noun unless "plans to"
         chain.append(w.text)
         chain_start = min(chain_start, w.start)
         i -= 1
@@ -268,8 +293,8 @@ def clause_at(
     if not subject and breaks and _coordinated(low, c0):
         # "closed for 2026 and open for 2027": the verb before "and" serves both
         previous = [w.text for w in words(low, breaks[-2] if len(breaks) > 1 else s0, c0)]
-        inherited = [w for w in previous[-5:] if w in CHAIN]
-        if COPULAS.intersection(inherited) or MODAL.intersection(inherited):
+        inherited = [w for w in previous[-7:] if w in CHAIN]
+        if (COPULAS | MODAL | PERFECT | FUTURE).intersection(inherited):
             chain.extend(reversed(inherited))
     text = low[s0:s1]
     prefix = low[c0:head]
@@ -289,7 +314,17 @@ def clause_at(
         timeline=TIMELINE.search(text) is not None,
         opens_sentence=c0 == s0,
         determined=determined,
+        context=_context(low, s0, c0, breaks),
+        ends_with=low[c1] if c1 < len(low) else "",
     )
+
+
+def _context(low: str, s0: int, c0: int, breaks: list[int]) -> tuple[Word, ...]:
+    """What a clause after "and", "or" or a table cell's "|" shares with the one before
+    ("packages and lockdown have ended", "Loan Scheme | Ended on 31 March")."""
+    if not breaks or not (_coordinated(low, c0) or low[c0 - 1] == "|"):
+        return ()
+    return tuple(words(low, s0, c0)[-8:])
 
 
 def _coordinated(low: str, c0: int) -> bool:
@@ -318,4 +353,5 @@ def _conditional(low: str, s0: int, prefix: str, breaks: list[int]) -> bool:
 
 
 def hours(after: str) -> bool:
-    return HOURS.match(after) is not None
+    """Opening hours or a habit: "closed on Sundays", "open 24/7", "closed annually"."""
+    return HOURS.match(after) is not None or HABIT_AFTER.match(after) is not None

@@ -35,6 +35,7 @@ class Predicate:
     rest: re.Pattern[str]  # the head and the words after it, matched at the head
     before: re.Pattern[str] | None  # the words before the head, searched before it
     literal: frozenset[str]  # its own words (not tense, negation or subject when read)
+    tail: bool  # words follow its head ("accept * {intake}", "available to {everyone}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,8 @@ class Lexicon:
     heads: re.Pattern[str]  # finds any head word
     words: dict[str, frozenset[str]]  # the lists under `words`, one word or phrase each
     needs_programme: frozenset[str]  # head words said of a named programme only
+    needs_copula: frozenset[str]  # predicates that state nothing without a verb before
+    unnegated: frozenset[str]  # predicates whose negation states nothing
 
 
 def inflect(verb: str, irregular: dict[str, list[str]]) -> set[str]:
@@ -106,7 +109,8 @@ def _compile(
             behind = behind.replace(gap + r"[\s-]+", gap)
         ending = "$" if behind.endswith((GAP, LONG_GAP)) else r"[\s-]+$"
         before = re.compile(r"(?<![\w-])" + behind + ending)
-    return forms, Predicate(status, kind, words, negated, rest, before, literal)
+    tail = head < len(tokens) - 1
+    return forms, Predicate(status, kind, words, negated, rest, before, literal, tail)
 
 
 def _trie(words: Iterable[str]) -> str:
@@ -153,4 +157,8 @@ def lexicon() -> Lexicon:
     heads = re.compile(r"(?<![\w-])" + _trie(by_head) + r"(?![\w])")
     words = {name: frozenset(items) for name, items in raw["words"].items()}
     needs = frozenset(f for w in raw["needs_programme"] for f in inflect(w, raw["irregular"]))
-    return Lexicon({k: tuple(v) for k, v in by_head.items()}, heads, words, needs)
+    copula = frozenset(raw["needs_copula"])
+    unnegated = frozenset(raw["negation_says_nothing"])
+    return Lexicon(
+        {k: tuple(v) for k, v in by_head.items()}, heads, words, needs, copula, unnegated
+    )

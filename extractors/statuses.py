@@ -49,7 +49,7 @@ LIMITED = re.compile(
     r"\bselect group\b|\bsmall number of\b"
 )
 TEMPORARY = re.compile(
-    r"\b(?:temporarily|until further notice|for the time being|at this time|for now|"
+    r"\b(?:temporarily|until further notice|for the time being|for now|"
     r"under review|for maintenance|while we)\b"
 )
 FOR_NOW = re.compile(
@@ -81,16 +81,16 @@ def extract_statuses(text: str, folded: str | None = None) -> list[StatusMention
     found: list[StatusMention] = []
     seen: set[tuple[Status, int]] = set()
     for m in lex.heads.finditer(low):
-        match = _predicate(lex, low, m)
-        if match is None:
-            continue
-        predicate, start, end = match
         if spans is None:
             spans = sentence_spans(text)
             starts = [s for s, _ in spans]
         at = bisect.bisect_right(starts, m.start()) - 1
-        if at < 0 or spans[at][1] < end:
+        if at < 0:
             continue
+        match = _predicate(lex, low, m, spans[at])
+        if match is None:
+            continue
+        predicate, start, end = match
         clause = clauses.clause_at(low, spans[at], start, m.start(), end, predicate.literal)
         status = read(predicate, clause, low[m.start() : m.end()], text)
         if status is None or (status, at) in seen:
@@ -130,19 +130,22 @@ def _lower(text: str) -> str:
     return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
-def _predicate(lex: Lexicon, low: str, m: re.Match[str]) -> tuple[Predicate, int, int] | None:
-    """The longest predicate whose head word or phrase is `m`: (predicate, start, end)."""
+def _predicate(
+    lex: Lexicon, low: str, m: re.Match[str], sentence: tuple[int, int]
+) -> tuple[Predicate, int, int] | None:
+    """The longest predicate of the sentence whose head word or phrase is `m`:
+    (predicate, start, end)."""
     at = m.start()
     word = clauses.WORD.match(low, at)
     keys = {head_key(m.group()), head_key(word.group()) if word else ""}
     best: tuple[Predicate, int, int] | None = None
     for p in (p for key in keys for p in lex.by_head.get(key, ())):
-        rest = p.rest.match(low, at)
+        rest = p.rest.match(low, at, sentence[1])
         if rest is None:
             continue
         start = at
         if p.before is not None:
-            window = low[max(0, at - WINDOW) : at]
+            window = low[max(sentence[0], at - WINDOW) : at]
             before = p.before.search(window)
             if before is None:
                 continue
@@ -164,9 +167,13 @@ def read(p: Predicate, c: Clause, head: str, text: str) -> Status | None:
     ):
         return None
     if c.negated:
-        return _negated(p, c, tense)
+        return _negated(p, c, tense, head)
     if p.kind == "noun":
-        return p.status if tense not in ("modal", "future", "generic") else None
+        if tense in ("modal", "future", "generic") or _attributive(p, c, tense, head, text):
+            return None
+        if head in lexicon().needs_programme and not about_programme(c, text, p.status, head):
+            return None  # "marks the end of the season"
+        return p.status
     if p.kind == "invite":
         return _invited(p, c, tense, head)
     if p.kind == "intake":
@@ -175,8 +182,8 @@ def read(p: Predicate, c: Clause, head: str, text: str) -> Status | None:
         return None
     if p.status in (Status.OPEN, Status.CLOSED) and clauses.hours(c.after):
         return None
-    if head == "over" and tense == "bare":
-        return None  # "over and over", "left over": an adverb unless a verb says "is over"
+    if p.words in lexicon().needs_copula and tense == "bare":
+        return None  # "over and over", "credits available for purchase": no statement
     if "**" in p.words and tense == "bare":
         return None  # "all ** claimed" reads a passive: "all slots have been claimed"
     status = _in_time(p, c, tense, head)
@@ -206,8 +213,12 @@ def _in_time(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
     if tense == "perfect":
         return status
     if tense == "present":
-        if form == "ing" and status is not Status.DISCONTINUED and p.kind == "verb":
-            return None  # "is closing on Friday": a schedule
+        if (
+            form == "ing"
+            and p.kind == "verb"
+            and (c.dated or status not in (Status.PAUSED, Status.DISCONTINUED))
+        ):
+            return None  # "is closing on Friday", "is coming to an end": what will be
         return status
     if tense == "past":
         return status if status in LASTING else None
@@ -228,22 +239,27 @@ def _in_time(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
             return None  # "applications close on 1 March"
         if status is Status.OPEN:
             return status if _headline(c) else None
-        if status is Status.DISCONTINUED and form == "s" and c.subject:
-            return status  # "Google Shuts Services"
+        if status in (Status.DISCONTINUED, Status.ENDED) and form == "s" and c.subject:
+            if not c.after.strip() or _object(c):
+                return status  # a headline: "Google Shuts Services", "Scheme comes to an end"
     return None
 
 
-def _negated(p: Predicate, c: Clause, tense: str) -> Status | None:
+def _negated(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
     """What a negated predicate states: "no longer accepting" and "not open" are closed
     (paused when it is temporary); "not closed" and "no longer on hold" state nothing."""
     if p.kind == "noun" or tense in ("modal", "future", "generic") or "yet" in c.chain:
         return None
     if c.after.lstrip().startswith("yet"):
         return None
-    if p.negated is None:
+    if p.negated is None or p.words in lexicon().unnegated:
         return None
-    if p.kind == "invite" and not ("no" in c.chain and "longer" in c.chain):
-        return None
+    if p.kind == "invite" and not (
+        ("no" in c.chain and "longer" in c.chain) or "unable" in c.chain or "currently" in c.chain
+    ):
+        return None  # "you cannot apply with a company": who may, not whether one can
+    if p.kind == "verb" and head.startswith("open") and not c.passive:
+        return None  # "we haven't opened submissions since May": no statement of now
     if p.kind in ("state", "verb") and not about_programme(c, "", p.status, lenient=True):
         return None
     if clauses.TEMPORARY_STOP.intersection(c.chain):
@@ -257,12 +273,15 @@ def _invited(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
     form = _form(head)
     if p.status is Status.OPEN and USING.match(c.after):
         return None  # "apply this to your business": to use, not to ask
-    if tense == "ability" or (c.obliged and p.status is Status.WAITLIST):
-        return p.status
     waitlist = p.status is Status.WAITLIST
+    if c.obliged and waitlist:
+        return p.status
+    if tense == "ability":
+        return p.status  # "you can now register", "students can apply for credits"
     if tense == "bare" and form == "base" and not c.subject:
-        if waitlist or NOW_WORDS.match(c.after):
-            return p.status  # the imperative
+        exclaimed = not c.after.strip() and c.ends_with == "!"
+        if waitlist or NOW_WORDS.match(c.after) or exclaimed:
+            return p.status  # the imperative: "apply today", "Register!"
         return None
     if waitlist and tense in ("past", "perfect", "present", "bare") and form != "base":
         return p.status
@@ -339,6 +358,8 @@ def _attributive(p: Predicate, c: Clause, tense: str, head: str, text: str) -> b
     if m is None or c.after[: m.start()].strip():
         return False
     word = m.group()
+    if p.tail:
+        return False  # "available for all eligible businesses": the phrase ends in its words
     if c.determined and tense == "bare":
         return True  # "its cancelled IPO", "the discontinued model"
     if word in FOLLOWERS or word[0].isdigit() or clauses.DATE.match(c.after, m.start()):
@@ -379,16 +400,19 @@ def about_programme(
         named = _names_any(obj, programme)
         return named or (text != "" and text[obj[0].start].isupper() and head not in
                          lex.needs_programme)  # fmt: skip
-    subject = [w for w in c.subject if w.text not in clauses.DETERMINERS]
+    whole = [w for w in c.subject if w.text not in clauses.DETERMINERS]
+    subject = whole
     if subject and subject[-1].text in clauses.RELATIVES and len(subject) > 1:
         subject = subject[:-1]  # "terms that are open": the terms
     cut = next((i for i, w in enumerate(subject) if w.text in clauses.PREPOSITIONS), None)
     if cut:
         subject = subject[:cut]  # "funds for this year": the funds
     if subject and (subject[-1].text in other or subject[-1].text in clauses.PEOPLE - {"we"}):
-        return False
+        return False  # "comments are closed", "I finished it"
     after = [w for w in clauses.words(c.after, 0, min(len(c.after), 60))][:3]
-    if _names_any(subject + after, programme):
+    # a clause with no subject of its own shares the one before "and" or a table's "|"
+    context = list(c.context) if not whole else []
+    if _names_any(whole + after + context, programme):
         return True
     if head in lex.needs_programme:
         return False
@@ -418,7 +442,9 @@ def _object(c: Clause) -> list[clauses.Word]:
 
 def _names_any(ws: list[clauses.Word], items: frozenset[str]) -> bool:
     texts = [w.text for w in ws]
-    return any(w in items for w in texts) or any(f"{a} {b}" in items for a, b in pairwise(texts))
+    return any(w in items or _singular(w) in items for w in texts) or any(
+        f"{a} {b}" in items for a, b in pairwise(texts)
+    )
 
 
 # Words that say nothing of which programme a sentence is about.

@@ -39,7 +39,7 @@ STATED = [
     case("You will have to sign up on the waiting list to get access.", "waitlist"),
     case("The program is temporarily paused.", "paused"),
     case("Applications are on hold while we review the scheme.", "paused"),
-    case("We are not accepting applications at this time.", "paused"),
+    case("We are not accepting applications at this time.", "closed"),
     case("The portal will be shut down until Monday at 09:00 UTC.", "paused"),
     case("The scheme has suspended accepting applications.", "paused"),
     case("The GPU credits have run out.", "exhausted"),
@@ -73,6 +73,16 @@ STATED = [
     case("Google has quietly shut down a number of its services.", "discontinued"),
     case("The company cancelled its failed charging-mat project.", "discontinued"),
     case("The trial plan is no longer offered to new teams.", "discontinued"),
+    case("Google shuts down its photo service", "discontinued"),
+    case("We are unable to accept new applications at this time.", "closed"),
+    case("The fund ran out of money on Thursday, two weeks after launch.", "exhausted"),
+    case("Relief scheme comes to an end", "ended"),
+    case("March saw the end of the loan schemes.", "ended"),
+    case("| Bounce-back loan scheme | Ended on 31 March 2021 |", "ended"),
+    case("Grants are available for all eligible charities.", "open"),
+    case("For now, we're going to put new submissions on hold.", "paused"),
+    case("Step one: register!", "open"),
+    case("We are pausing the bounty program while we fix the flaws.", "paused"),
 ]
 
 # Tense and time: a past round, a schedule, a timeline entry, an announced opening.
@@ -87,6 +97,11 @@ PAST_AND_FUTURE = [
     case("2026-03-03 - Applications open"),
     case("Applications opened last week."),
     case("The round was on hold last year."),
+    case("Banks began accepting applications last week."),
+    case("The loan scheme will now end on 30 June."),
+    case("We haven't opened the journal to submissions since October."),
+    case("It looks like the dispute is coming to an end."),
+    case("The deal ends when the game is released."),
 ]
 
 # Negation and its scope.
@@ -148,6 +163,10 @@ OTHER_SENSE = [
     case("Invest what is left over."),
     case("The new phone is now available in stores."),
     case("The licence is now set to expire in March."),
+    case("The office is closed annually for two weeks in August."),
+    case("Know when a window or door opens."),
+    case("Production lines may have been idled or closed altogether."),
+    case("The car comes in thirteen different finishes."),
 ]
 
 # Questions, examples, templates, quoted words, definitions, generic advice.
@@ -164,6 +183,8 @@ NOT_A_STATEMENT = [
     case("The deadline is March 30."),
     case("Apply for grants and sign contracts."),
     case("The new Bing is opening up on a limited basis: now open to a select few."),
+    case("Subject: Date XXXXX service discontinued"),
+    case("Sign up: stay on top of the news!"),
 ]
 
 
