@@ -13,14 +13,24 @@ from collections.abc import Iterable
 from extractors.values import CheckOutcome, Freshness, Grade, Role
 
 
-def grade_claim(checks: Iterable[tuple[str, str]]) -> Grade:
-    """A claim's grade from (role, outcome) of each of its sources' newest snapshots."""
-    seen = set(checks)
-    if (Role.PRIMARY, CheckOutcome.CONFIRMED) in seen:
-        return Grade.DOCUMENTED
-    if (Role.PRIMARY, CheckOutcome.CHANGED) in seen:
+def grade_claim(checks: Iterable[tuple[str, str] | tuple[str, str, object, object]]) -> Grade:
+    """A claim's grade from (role, outcome) of each of its sources' newest snapshots, or
+    (role, outcome, fetched_at, run): the newest evidence decides. Among the primaries
+    that confirm it or show it changed, those of the run of the one fetched most recently
+    decide (documented if one confirms it); `absent` is no evidence either way."""
+    seen = [tuple(c) + (None, None) for c in checks]
+    primaries = [
+        c
+        for c in seen
+        if c[0] == Role.PRIMARY and c[1] in (CheckOutcome.CONFIRMED, CheckOutcome.CHANGED)
+    ]
+    if primaries:
+        newest = max(primaries, key=lambda c: (c[2] is not None, c[2] or 0))
+        deciding = {c[1] for c in primaries if c[3] == newest[3]}
+        if CheckOutcome.CONFIRMED in deciding:
+            return Grade.DOCUMENTED
         return Grade.CONTRADICTED
-    if (Role.THIRD_PARTY, CheckOutcome.CONFIRMED) in seen:
+    if any(c[0] == Role.THIRD_PARTY and c[1] == CheckOutcome.CONFIRMED for c in seen):
         return Grade.REPORTED
     return Grade.UNVERIFIED
 

@@ -142,6 +142,7 @@ def refresh_flow(
                 schedule.until_next(now).total_seconds(),
                 schedule.kept_margin(now).total_seconds(),
                 schedule.change_threshold,
+                catalog.settings.fetch.dead_after.total_seconds(),
             )
             states = store.source_states(con)
             only, reasons = (

@@ -39,7 +39,7 @@ def history(db: Path, fetches: list[tuple[float, int | None]], window_days: int 
                 "'https://example.org/', ?, ?, ?, 'live')",
                 [k + 1, f"run{k}", T0 + day * DAY, "ok" if snapshot else "http_error", snapshot],
             )
-        con.execute("INSERT INTO store.schedule VALUES (86400, 86400, 0.5)")
+        con.execute("INSERT INTO store.schedule VALUES (86400, 86400, 0.5, 259200)")
     finally:
         con.close()
 

@@ -27,6 +27,7 @@ class StoredSnapshot:
     snapshot_id: int
     fetched_at: datetime
     content_hash: str
+    run_id: str | None = None  # the refresh that fetched it last
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,11 +38,20 @@ CHECK_RULES = 2
 
 
 def sync_schedule(
-    con: duckdb.DuckDBPyConnection, interval_s: float, margin_s: float, threshold: float
+    con: duckdb.DuckDBPyConnection,
+    interval_s: float,
+    margin_s: float,
+    threshold: float,
+    dead_after_s: float = 3 * 86400,
 ) -> None:
-    """The schedule the due rule plans by (store.source_due), as settings give it now."""
+    """The schedule the due rule plans by (store.source_due), and when a failing source is
+    dead (store.source_health_base), as settings give them now."""
     con.execute("DELETE FROM store.schedule")
-    con.execute("INSERT INTO store.schedule VALUES (?, ?, ?)", [interval_s, margin_s, threshold])
+    con.execute(
+        "INSERT INTO store.schedule (interval_s, margin_s, change_threshold, dead_after_s)"
+        " VALUES (?, ?, ?, ?)",
+        [interval_s, margin_s, threshold, dead_after_s],
+    )
 
 
 def sync_catalog(

@@ -105,6 +105,8 @@ FIELDS: dict[str, dict[str, str]] = {
         "browser_concurrency": "Pages rendered at once, per browser engine.",
         "browser_endpoint": "A browser engine elsewhere (ws:// Playwright server, cdp+http:// "
         "DevTools endpoint), or a list of them; null: launch one.",
+        "dead_after": "How long every fetch of a source may fail for good (404/410, soft_404, "
+        "dns_error), three attempts at least, before it is dead, e.g. 3d.",
     },
     "AlertSettings": {
         "after_failures": "Consecutive failed refreshes of a source before its alert opens.",

@@ -122,6 +122,9 @@ class FetchSettings(_Strict):
     browser_concurrency: int = Field(2, ge=1, le=32)  # pages rendered at once, per engine
     # Browser engines elsewhere (a Playwright server, a DevTools endpoint); None: launch one.
     browser_endpoint: tuple[str, ...] | None = None
+    # How long every fetch of a source may fail for good (404/410, soft_404, dns_error),
+    # three attempts at least, before the source is dead.
+    dead_after: Duration = timedelta(days=3)
 
     @field_validator("browser_endpoint", mode="before")
     @classmethod

@@ -190,6 +190,7 @@ def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
     for index, (claim, sources) in enumerate(_claim_sources(record)):
         outcomes = []
         values = []
+        graded: list[tuple[str, str, object, object]] = []
         for source in sources:
             snap = evidence.snapshot(record.id, source.source_id, source.url)
             check = (
@@ -200,6 +201,8 @@ def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
             if check is None:
                 outcomes.append(SourceOutcome(source.source_id, source.role, None))
                 continue
+            if snap is not None:
+                graded.append((source.role, check.outcome, snap.fetched_at, snap.run_id))
             outcomes.append(
                 SourceOutcome(
                     source.source_id,
@@ -212,7 +215,7 @@ def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
             )
             if source.role == Role.PRIMARY and claim.expect is not None:
                 values.append(_source_value(record.id, claim, source.source_id, check, evidence))
-        grade = grade_claim((o.role, o.outcome) for o in outcomes if o.outcome is not None)
+        grade = grade_claim(graded)
         condition = None if claim.expect is None else _condition(claim, values, evidence.now)
         claims.append(
             ClaimResult(

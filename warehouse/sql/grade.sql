@@ -3,21 +3,24 @@
 
 DELETE FROM store.current_checks;
 
--- The newest successful snapshot of every source, checked against every claim it backs.
+-- The newest successful snapshot of every source, checked against every claim it backs;
+-- a dead source's live page is kept but does not count (an archived copy does).
 INSERT INTO store.current_checks (
     record_id, claim_id, source_id, role, snapshot_id, checked_at, via, outcome, found_text,
     found_values, closest_text, closest_score, found_status, value, unit, currency,
-    value_status, value_text, fetched_at)
+    value_status, value_text, fetched_at, run_id, counts)
 SELECT c.record_id, c.claim_id, s.source_id, s.role, cur.snapshot_id, cur.checked_at, sn.via,
        coalesce(k.outcome, 'absent'), k.found_text, coalesce(k.found_values, []),
        k.closest_text, k.closest_score, k.found_status, k.value, k.unit, k.currency,
-       k.value_status, k.value_text, sn.fetched_at
+       k.value_status, k.value_text, sn.fetched_at, cur.run_id,
+       h.dead_since IS NULL OR sn.via = 'archived'
 FROM store.claims c
 JOIN store.sources s
   ON s.record_id = c.record_id
  AND (c.source_ids IS NULL OR list_contains(c.source_ids, s.source_id))
 JOIN store.current_snapshots cur ON cur.record_id = s.record_id AND cur.source_id = s.source_id
 JOIN store.snapshots sn ON sn.snapshot_id = cur.snapshot_id
+LEFT JOIN store.source_health_base h ON h.record_id = s.record_id AND h.source_id = s.source_id
 LEFT JOIN store.checks k
   ON k.record_id = c.record_id AND k.claim_id = c.claim_id AND k.source_id = s.source_id
  AND k.snapshot_id = cur.snapshot_id AND k.quote = c.quote
@@ -64,18 +67,41 @@ WHERE v.value_id = m.value_id;
 
 DELETE FROM store.claim_grades;
 
+-- A claim's grade: the newest evidence decides. Among the primaries that confirm it or
+-- show it changed, those of the run that fetched one most recently decide: documented
+-- if one of them confirms it (when another of that run shows it changed, the primaries
+-- disagree), else contradicted; with no such primary, reported if a third party
+-- confirms it, else unverified. `absent` is no evidence either way.
 INSERT INTO store.claim_grades
-WITH graded AS (
+WITH counted AS (
+    SELECT * FROM store.current_checks WHERE counts
+), primaries AS (
+    SELECT * FROM counted WHERE role = 'primary' AND outcome IN ('confirmed', 'changed')
+), newest AS (     -- the run of the primary fetched most recently
+    SELECT record_id, claim_id, arg_max(coalesce(run_id, ''), checked_at) AS run_id
+    FROM primaries GROUP BY ALL
+), deciding AS (
+    SELECT p.record_id, p.claim_id,
+           bool_or(p.outcome = 'confirmed') AS confirms,
+           bool_or(p.outcome = 'changed') AS changes
+    FROM primaries p JOIN newest n
+      ON n.record_id = p.record_id AND n.claim_id = p.claim_id
+     AND n.run_id = coalesce(p.run_id, '')
+    GROUP BY ALL
+), graded AS (
     SELECT c.record_id, c.claim_id,
-           CASE WHEN bool_or(k.role = 'primary' AND k.outcome = 'confirmed') THEN 'documented'
-                WHEN bool_or(k.role = 'primary' AND k.outcome = 'changed') THEN 'contradicted'
+           CASE WHEN d.confirms THEN 'documented'
+                WHEN d.changes THEN 'contradicted'
                 WHEN bool_or(k.role = 'third-party' AND k.outcome = 'confirmed') THEN 'reported'
-                ELSE 'unverified' END AS grade
-    FROM store.claims c LEFT JOIN store.current_checks k USING (record_id, claim_id)
-    GROUP BY c.record_id, c.claim_id
+                ELSE 'unverified' END AS grade,
+           coalesce(d.confirms AND d.changes, false) AS disagree
+    FROM store.claims c
+    LEFT JOIN counted k USING (record_id, claim_id)
+    LEFT JOIN deciding d USING (record_id, claim_id)
+    GROUP BY c.record_id, c.claim_id, d.confirms, d.changes
 ), backing AS (    -- the checks that back each claim's grade
     SELECT g.record_id, g.claim_id, k.checked_at, k.via
-    FROM graded g JOIN store.current_checks k USING (record_id, claim_id)
+    FROM graded g JOIN counted k USING (record_id, claim_id)
     WHERE (g.grade = 'documented' AND k.role = 'primary' AND k.outcome = 'confirmed')
        OR (g.grade = 'contradicted' AND k.role = 'primary' AND k.outcome = 'changed')
        OR (g.grade = 'reported' AND k.role = 'third-party' AND k.outcome = 'confirmed')
@@ -85,14 +111,14 @@ WITH graded AS (
     FROM backing GROUP BY ALL
 ), confirming AS (
     SELECT record_id, claim_id, list(DISTINCT source_id ORDER BY source_id) AS sources
-    FROM store.current_checks WHERE outcome = 'confirmed' GROUP BY ALL
+    FROM counted WHERE outcome = 'confirmed' GROUP BY ALL
 ), changed AS (
     SELECT record_id, claim_id,
            first(found_values ORDER BY role = 'primary' DESC, checked_at DESC) AS found_values
-    FROM store.current_checks WHERE outcome = 'changed' GROUP BY ALL
+    FROM counted WHERE outcome = 'changed' GROUP BY ALL
 )
 SELECT g.record_id, g.claim_id, g.grade, b.checked_at, b.via,
-       coalesce(c.sources, []::VARCHAR[]), coalesce(h.found_values, []::DOUBLE[])
+       coalesce(c.sources, []::VARCHAR[]), coalesce(h.found_values, []::DOUBLE[]), g.disagree
 FROM graded g
 LEFT JOIN backed b USING (record_id, claim_id)
 LEFT JOIN confirming c USING (record_id, claim_id)
@@ -116,7 +142,7 @@ WITH per_record AS (
     GROUP BY r.record_id, r.window_s
 ), confirming AS (
     SELECT record_id, count(DISTINCT source_id) AS n
-    FROM store.current_checks WHERE outcome = 'confirmed' GROUP BY record_id
+    FROM store.current_checks WHERE outcome = 'confirmed' AND counts GROUP BY record_id
 )
 SELECT p.record_id, p.grade, coalesce(c.n, 0)::INTEGER, p.checked_at,
        p.checked_at + to_seconds(p.window_s) AS stale_on,
