@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from cli.render import cell, day, evidence_line, freshness_line, table
+from cli.render import cell, day, evidence_line, failing_note, freshness_line, table
 from extractors.conditions import Condition
 from extractors.printable import printable
 from extractors.values import CheckOutcome
@@ -45,6 +45,7 @@ def render_card(data: Card) -> str:
     checks: dict[str, list[SourceCheck]] = {}
     for check in data.checks:
         checks.setdefault(check.claim_id, []).append(check)
+    by_source = {h.source_id: h for h in health}
     out += ["", "Claims:"]
     if not claims:
         out.append("  (none: a record with no claims stays unverified)")
@@ -67,6 +68,9 @@ def render_card(data: Card) -> str:
                     line += f" ({dated})"
             elif check.checked_at is not None:
                 line += f" (checked {day(check.checked_at)}{'; ' + dated if dated else ''})"
+            failing = failing_note(by_source.get(check.source_id))
+            if failing:
+                line += f" — {failing}"
             out.append(line)
             if check.outcome == CheckOutcome.ABSENT and check.closest_text:
                 out.append(

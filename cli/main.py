@@ -684,12 +684,21 @@ def cmd_accept(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scope(args: argparse.Namespace) -> str:
+    """The ` --config DIR --db PATH` in force, for the commands a command prints."""
+    from flows.runtime import command_scope
+
+    config_dir = config_dir_from(args.config)
+    settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
+    return command_scope(config_dir, resolve_db(args.db, settings))
+
+
 def cmd_review(args: argparse.Namespace) -> int:
     from flows.commands.review import review_items
     from warehouse.keeping import QUEUE_COLUMNS
 
     with _reading(args) as con:
-        items = review_items(con, clock.now())
+        items = review_items(con, clock.now(), _scope(args))
     rows = [tuple(getattr(i, c) for c in QUEUE_COLUMNS) for i in items]
     if not rows and args.format == "table":
         print("nothing to review: every claim holds, every source answers, no record is due")
@@ -704,7 +713,13 @@ def cmd_update(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     db = resolve_db(args.db, catalog.settings)
     done = update_claim(
-        catalog, db, args.record_id, args.claim_id, args.source, dry_run=args.dry_run
+        catalog,
+        db,
+        args.record_id,
+        args.claim_id,
+        args.source,
+        dry_run=args.dry_run,
+        scope=_scope(args),
     )
     print(done.diff, end="")
     if not done.written:

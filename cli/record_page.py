@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from cli.card import value_history
 from cli.charts import step_chart_svg
+from cli.render import failing_note
 from extractors.conditions import Condition
 from extractors.values import Role
 from warehouse.card import Card, ClaimState, ParsedExtract, ShownValue, SourceCheck
@@ -33,13 +34,14 @@ class ClaimOnPage:
     """A claim with its checks and the values its sources have shown."""
 
     claim: ClaimState
-    checks: list[tuple[SourceCheck, str | None]]  # each with the day it was made
+    # each with the day it was made, and what its source's failing page says (or None)
+    checks: list[tuple[SourceCheck, str | None, str | None]]
     values: list[ValuesOnSource]
 
     @property
     def dated(self) -> bool:
         """Whether a page it was checked on gives its own dates (a column for them)."""
-        return any(c.published_on or c.modified_on for c, _ in self.checks)
+        return any(c.published_on or c.modified_on for c, _, _ in self.checks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +64,11 @@ class SourceOnPage:
 def claims_on_page(card: Card, now: datetime, day: Day) -> list[ClaimOnPage]:
     """The record's claims, broken conditions first, each with its checks and the values
     each source has shown for it."""
-    checks: dict[str, list[tuple[SourceCheck, str | None]]] = {}
+    health = {h.source_id: h for h in card.sources}
+    checks: dict[str, list[tuple[SourceCheck, str | None, str | None]]] = {}
     for c in card.checks:
-        checks.setdefault(c.claim_id, []).append((c, day(c.checked_at)))
+        note = failing_note(health.get(c.source_id))
+        checks.setdefault(c.claim_id, []).append((c, day(c.checked_at), note))
     shown: dict[tuple[str, str], list[ShownValue]] = {}
     for v in card.values:
         shown.setdefault((v.claim_id, v.source_id), []).append(v)

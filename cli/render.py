@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 from extractors.printable import printable, spreadsheet_safe
 from extractors.values import CheckOutcome, Freshness, Grade, Via
-from warehouse.card import ClaimState, SourceCheck
+from warehouse.card import ClaimState, SourceCheck, SourceHealthRow
 
 # Why a record has its grade: what its weakest claims lack, named (docs/grading.md, "Grades")
 WHY_GRADED = {
@@ -166,6 +166,19 @@ def _csv_value(value: Any) -> Any:
 
 def day(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d") if value else "never"
+
+
+def failing_note(h: SourceHealthRow | None) -> str | None:
+    """What a claim line says of a source whose page fails now: `last fetch failed:
+    http_error 404 since 2026-11-03` (and that a dead one no longer counts); None while
+    it answers. The card and the site's record page say it alike."""
+    if h is None or h.reachable or h.last_outcome is None:
+        return None
+    what = h.last_outcome + (f" {h.last_http_status}" if h.last_http_status else "")
+    note = f"last fetch failed: {what} since {day(h.failing_since)}"
+    if h.dead_since is not None:
+        note += f"; dead since {day(h.dead_since)}, its page no longer counts"
+    return note
 
 
 def evidence_said(grade: str, claims: Sequence[ClaimState], checks: Sequence[SourceCheck]) -> str:

@@ -18,7 +18,7 @@ def grade_claim(checks: Iterable[tuple[str, str] | tuple[str, str, object, objec
     (role, outcome, fetched_at, run): the newest evidence decides. Among the primaries
     that confirm it or show it changed, those of the run of the one fetched most recently
     decide (documented if one confirms it); `absent` is no evidence either way."""
-    seen = [tuple(c) + (None, None) for c in checks]
+    seen = [(*c, None, None)[:4] for c in checks]
     primaries = [
         c
         for c in seen

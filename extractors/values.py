@@ -79,6 +79,7 @@ class AlertKind(StrEnum):
     CONDITION = "condition"
     STALE = "stale"
     REVIEW = "review"
+    DEAD = "dead"
     FLOW_FAILED = "flow-failed"
 
 

@@ -41,7 +41,7 @@ from flows.planning import (
     quotes_by_url,
 )
 from flows.reading import check_scheduler, cluster_runner
-from flows.runtime import Sealed, clock, flush_run_logs, progress, started_at
+from flows.runtime import Sealed, clock, command_scope, flush_run_logs, progress, started_at
 from flows.tasks import Extraction, capture_pages, check_and_grade, send_alerts
 from warehouse import alerts, keeping, queries, store
 from warehouse.alerts import EvidenceState, evidence_state
@@ -183,7 +183,7 @@ def refresh_flow(
         # 5. Queue captures of the pages claims rest on; send the archive what is due.
         capture_pages(db, catalog.settings.archive, fetch)
         # 6. The run's report (what moved, what failed); its Prefect artifacts.
-        report = report_run(db, run_id, before, raised)
+        report = report_run(db, run_id, before, raised, command_scope(Path(config_dir), db))
         publish(report)
         done = time.monotonic()
         progress(
@@ -206,8 +206,11 @@ def _deployed() -> bool:
     return run is not None and run.deployment_id is not None
 
 
-def report_run(db: Path, run_id: str, before: EvidenceState, raised: list[str]) -> RunReport:
-    """What the run came to, read back from the warehouse."""
+def report_run(
+    db: Path, run_id: str, before: EvidenceState, raised: list[str], scope: str = ""
+) -> RunReport:
+    """What the run came to, read back from the warehouse (the commands it names carry
+    `scope`)."""
     now = clock.now()
     with session(db, now=now) as con:
         after = evidence_state(con)
@@ -228,6 +231,8 @@ def report_run(db: Path, run_id: str, before: EvidenceState, raised: list[str]) 
             new=counts.new,
             unchanged=counts.unchanged,
             failed=counts.failed,
+            held=queries.held_pages(con),
+            scope=scope,
         )
 
 

@@ -68,9 +68,11 @@ def test_review_says_what_moved_since_when_and_the_command(
     assert (item.record_id, item.item, item.kind) == ("r", "prize", "changed")
     assert item.what == "$4,000 -> $2,500 on own"
     assert item.since == at.date()
-    assert item.command == "evidence update r prize"
+    assert item.command == "evidence update r prize --source own"
     assert main(kept.args("review", "--format", "json")) == 0
     rows = json.loads(capsys.readouterr().out)
+    # as printed, the command acts on this catalog and database from any folder
+    scope = f" --config {kept.config.resolve()} --db {kept.db.resolve()}"
     assert rows == [
         {
             "record_id": "r",
@@ -78,7 +80,7 @@ def test_review_says_what_moved_since_when_and_the_command(
             "kind": "changed",
             "what": "$4,000 -> $2,500 on own",
             "since": "2026-11-05",
-            "command": "evidence update r prize",
+            "command": f"evidence update r prize --source own{scope}",
         }
     ]
 
@@ -238,7 +240,7 @@ def test_the_sites_index_links_the_same_queue(kept: Kept, tmp_path: Path) -> Non
     assert '<a href="review.html">1 item(s) to review</a>' in index
     review = (out / "review.html").read_text()
     assert "$4,000 -&gt; $2,500 on own" in review
-    assert "<code>evidence update r prize</code>" in review
+    assert "<code>evidence update r prize --source own</code>" in review
 
 
 def test_a_broken_condition_comes_first_and_old_values_are_kept(

@@ -117,6 +117,24 @@ class Outgoing:
     body: str
 
 
+@dataclass(frozen=True, slots=True)
+class DeadSource:
+    """A source found dead, not yet said."""
+
+    record_id: str
+    source_id: str
+    url: str
+    dead_since: datetime
+    last_outcome: str | None
+    last_http_status: int | None
+    consecutive_failures: int
+    config_file: str | None
+
+
+def dead_sources(con: duckdb.DuckDBPyConnection) -> list[DeadSource]:
+    return rows_as(DeadSource, con.execute(sql_file("dead_sources.sql")))
+
+
 def source_health(con: duckdb.DuckDBPyConnection) -> list[SourceHealth]:
     return rows_as(SourceHealth, con.execute(sql_file("alert_sources.sql")))
 

@@ -99,6 +99,7 @@ class SourceHealthRow:
     last_http_status: int | None
     consecutive_failures: int
     reachable: bool
+    failing_since: datetime | None  # its first failed fetch since it last answered
     dead_since: datetime | None  # when it was found dead; None while it is alive
     needs_review: str | None  # why its newest page is held, or needs a browser
     needs_browser: bool

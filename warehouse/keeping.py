@@ -42,8 +42,8 @@ class QueueRow:
     record_id: str
     subject: str | None  # the claim or source it is about; none for the record itself
     source_id: str | None
-    # condition-fail, changed, absent, condition-warn, held, needs-browser, unreachable,
-    # stale, review-by
+    # condition-fail, changed, absent, disagree, condition-warn, held, needs-browser, dead,
+    # unreachable, stale, review-by
     kind: str
     quote: str | None
     status: str | None
@@ -145,7 +145,7 @@ def current_checks(
             " k.found_status, k.snapshot_id, c.quote, c.status"
             " FROM store.current_checks k JOIN store.claims c USING (record_id, claim_id)"
             " JOIN store.sources s USING (record_id, source_id)"
-            " WHERE k.record_id = ? AND k.claim_id = ?"
+            " WHERE k.record_id = ? AND k.claim_id = ? AND coalesce(k.counts, true)"
             " ORDER BY k.role <> ?, s.position",
             [record_id, claim_id, Role.PRIMARY],
         ),
@@ -175,6 +175,18 @@ def note_update(
             now,
         ],
     )
+
+
+def claim_grade(
+    con: duckdb.DuckDBPyConnection, record_id: str, claim_id: str
+) -> tuple[str, bool] | None:
+    """A claim's grade, and whether its primaries disagree."""
+    row = con.execute(
+        "SELECT grade, coalesce(disagree, false) FROM store.claim_grades"
+        " WHERE record_id = ? AND claim_id = ?",
+        [record_id, claim_id],
+    ).fetchone()
+    return (row[0], bool(row[1])) if row else None
 
 
 def record_grade(con: duckdb.DuckDBPyConnection, record_id: str) -> tuple[str, str] | None:
@@ -216,43 +228,46 @@ def due_review_dates(con: duckdb.DuckDBPyConnection, now: datetime) -> list[Revi
     return due
 
 
-def review_queue(con: duckdb.DuckDBPyConnection, now: datetime) -> list[QueueItem]:
+def review_queue(con: duckdb.DuckDBPyConnection, now: datetime, scope: str = "") -> list[QueueItem]:
     """What needs a person, most urgent first (warehouse/sql/review_queue.sql), each with
     what happened and the command that settles it (`now`: the date year-less figures are
-    read against)."""
+    read against; `scope`: the ` --config DIR --db PATH` every `evidence` command carries,
+    so that it acts on this catalog from any folder)."""
     rows = sorted(rows_as(QueueRow, con.execute(sql_file("review_queue.sql"))), key=QueueRow.order)
-    # `evidence update R C` takes the first primary that changed, else the first with a
-    # passage near the quote: name the source when it is another one.
-    default: dict[tuple[str, str | None], str] = {}
-    for r in sorted(rows, key=lambda r: r.kind != "changed"):
-        if r.kind in ("changed", "absent") and (r.found_text or r.closest_text):
-            default.setdefault((r.record_id, r.subject), r.source_id or "")
-    return [_item(r, default, now) for r in rows]
+    return [_item(r, now, scope) for r in rows]
 
 
-def _item(r: QueueRow, default: dict[tuple[str, str | None], str], now: datetime) -> QueueItem:
+def _item(r: QueueRow, now: datetime, scope: str) -> QueueItem:
     since = r.since.date() if r.since is not None else None
     file = r.config_file or "its record file"
     what: str
     command: str
     if r.kind.startswith("condition-"):
         what = r.detail or "its condition does not hold"
-        command = f"evidence show {r.record_id}"
+        command = f"evidence show {r.record_id}{scope}"
     elif r.kind in ("changed", "absent"):
         words = r.found_text if r.kind == "changed" else r.closest_text
         what = _moved(r, words, since, now)
-        if words:
-            command = f"evidence update {r.record_id} {r.subject}"
-            if default.get((r.record_id, r.subject)) != r.source_id:
-                command += f" --source {r.source_id}"
+        if words:  # the source named: another's page would make `update` refuse
+            command = f"evidence update {r.record_id} {r.subject} --source {r.source_id}{scope}"
         else:
-            command = f"evidence show {r.record_id}"
+            command = f"evidence show {r.record_id}{scope}"
+    elif r.kind == "disagree":
+        moved = _moved(r, r.found_text, since, now)
+        what = f"primaries disagree: {moved}; confirmed on {r.detail}"
+        command = (
+            f"keep one page for {r.subject}: `sources: [{r.source_id}]` "
+            f"(or [{(r.detail or '').split(', ')[0]}]) on the claim in {file}"
+        )
     elif r.kind == "held":
         what = f"page held for review: {r.detail}"
-        command = f"evidence accept {r.record_id} {r.subject}"
+        command = f"evidence accept {r.record_id} {r.subject}{scope}"
     elif r.kind == "needs-browser":
         what = r.detail or "needs `render: browser`"
         command = f"add `render: browser` to source {r.subject} in {file}"
+    elif r.kind == "dead":
+        what = f"dead since {since}: {r.detail}"
+        command = f"fix or remove the url of {r.subject} in {file}"
     elif r.kind == "unreachable":
         n = r.failures or 0
         what = f"{r.detail} ({n} failed refresh{'es' if n != 1 else ''})"
@@ -263,10 +278,10 @@ def _item(r: QueueRow, default: dict[tuple[str, str | None], str], now: datetime
         ):
             command = f"fix the url of {r.subject} in {file}"
         else:
-            command = f"evidence refresh --source {r.record_id}/{r.subject}"
+            command = f"evidence refresh --source {r.record_id}/{r.subject}{scope}"
     elif r.kind == "stale":
         what = f"stale since {since}"
-        command = f"evidence refresh --record {r.record_id}"
+        command = f"evidence refresh --record {r.record_id}{scope}"
     else:  # review-by
         what = f"review by {since}" + (f" ({r.subject})" if r.subject else "")
         command = f"set a later review_by in {file}"
@@ -280,7 +295,7 @@ def _moved(r: QueueRow, words: str | None, since: date | None, now: datetime) ->
         found = r.found_status or next((m.status.value for m in extract_statuses(words)), None)
         if found and found != r.status:
             return f"{r.status} -> {found}{on}"
-    if r.kind == "changed" and words and r.quote:
+    if r.kind in ("changed", "disagree") and words and r.quote:
         pairs = moved_figures(r.quote, words, now)
         if pairs:
             return "; ".join(f"{a} -> {b}" for a, b in pairs) + on

@@ -157,6 +157,34 @@ def run_failures(con: duckdb.DuckDBPyConnection, run_id: str) -> list[RunFailure
 
 
 @dataclass(frozen=True, slots=True)
+class HeldPage:
+    """A source's newest page, held for review (it does not count until accepted)."""
+
+    record_id: str
+    source_id: str
+    reason: str
+
+
+def held_pages(
+    con: duckdb.DuckDBPyConnection, record_ids: list[str] | None = None
+) -> list[HeldPage]:
+    """The pages held for review now (of these records, when named), in the catalog's
+    order."""
+    return rows_as(
+        HeldPage,
+        con.execute(
+            "SELECT h.record_id, h.source_id, h.reason"
+            " FROM store.held_snapshots h JOIN store.latest_snapshots l USING (snapshot_id)"
+            " JOIN store.sources s ON s.record_id = h.record_id AND s.source_id = h.source_id"
+            " JOIN store.records r ON r.record_id = h.record_id"
+            " WHERE $ids IS NULL OR list_contains($ids::VARCHAR[], h.record_id)"
+            " ORDER BY r.position, s.position",
+            {"ids": record_ids},
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class RunCounts:
     """A run's URLs, each counted once: new, unchanged and failed add up to urls."""
 

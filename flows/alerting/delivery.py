@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from extractors.values import AlertKind
 from flows.alerting.messages import changed_snapshots, evidence_messages, review_by_messages
-from flows.alerting.rules import source_alerts
+from flows.alerting.rules import dead_alerts, source_alerts
 from flows.catalog import AlertSettings, Settings, load_catalog, resolve_db
 from flows.runtime import clock, progress
 from warehouse import alerts, keeping
@@ -64,6 +64,7 @@ def raise_and_deliver(
     with session(db_path, now=now) as con:
         with transaction(con):
             messages = source_alerts(con, settings.after_failures, settings.resend_after, now)
+            messages += dead_alerts(con)
             after = alerts.evidence_state(con)
             texts = alerts.snapshot_texts(con, changed_snapshots(before, after))
             messages += evidence_messages(

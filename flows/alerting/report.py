@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from flows.alerting.moves import ClaimMove, ConditionMove, RecordMove, ValueMove
 from warehouse.errors import first_line
-from warehouse.queries import RecordSummary, RunFailure
+from warehouse.queries import HeldPage, RecordSummary, RunFailure
 
 MAX_FAILED = 10  # failed sources named; `evidence sources --failing` lists every one
 MAX_FIRST = 10  # records graded for the first time named one by one; more are counted
@@ -50,6 +50,8 @@ class RunReport:
     alerts: list[str] = field(default_factory=list)  # titles of the messages raised
     values: list[ValueMove] = field(default_factory=list)  # every value that moved
     conditions: list[ConditionMove] = field(default_factory=list)  # broke or hold again
+    held: list[HeldPage] = field(default_factory=list)  # pages held for review now
+    scope: str = ""  # ` --config DIR --db PATH` for the commands the summary names
 
     @property
     def first_graded(self) -> list[RecordMove]:
@@ -93,7 +95,14 @@ class RunReport:
             lines.append(f"failed: {failure.line()}")
         if len(self.failures) > MAX_FAILED:
             more = len(self.failures) - MAX_FAILED
-            lines.append(f"...and {more} more failed (evidence sources --failing lists them)")
+            lines.append(
+                f"...and {more} more failed (evidence sources --failing{self.scope} lists them)"
+            )
+        for h in self.held:
+            lines.append(
+                f"held for review: {h.record_id}/{h.source_id}: {first_line(h.reason)} "
+                f"(evidence accept {h.record_id} {h.source_id}{self.scope} lets it count)"
+            )
         return lines
 
 

@@ -51,6 +51,27 @@ def source_alerts(
     return messages
 
 
+def dead_alerts(con: Connection) -> list[Message]:
+    """One `dead:` message for each source found dead since it was last said."""
+    return [
+        Message(
+            kind=AlertKind.DEAD,
+            record_id=d.record_id,
+            source_id=d.source_id,
+            title=f"dead: {d.record_id} {d.source_id} has failed for good since "
+            f"{d.dead_since.date().isoformat()}",
+            body=f"Record: {d.record_id}\nSource: {d.source_id} {d.url}\n"
+            f"Last outcome: {d.last_outcome}"
+            + (f" {d.last_http_status}" if d.last_http_status else "")
+            + f" ({d.consecutive_failures} failed refreshes)\n"
+            f"Dead since: {d.dead_since.isoformat()}\n"
+            "Its pages no longer back a grade: fix or remove its URL in "
+            f"{d.config_file or 'its record file'}.",
+        )
+        for d in alerts.dead_sources(con)
+    ]
+
+
 def _unreachable(h: SourceHealth, since: datetime) -> Message:
     return Message(
         kind=AlertKind.UNREACHABLE,

@@ -14,8 +14,9 @@ from warehouse.errors import EvidenceError
 from warehouse.keeping import QueueItem
 
 
-def review_items(con: Connection, now: datetime) -> list[QueueItem]:
-    items = keeping.review_queue(con, now)
+def review_items(con: Connection, now: datetime, scope: str = "") -> list[QueueItem]:
+    """The queue, each `evidence` command carrying `scope` (` --config DIR --db PATH`)."""
+    items = keeping.review_queue(con, now, scope)
     dues = [i for i in items if i.kind == "review-by"]
     if not dues:
         return items

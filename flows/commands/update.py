@@ -49,9 +49,11 @@ def update_claim(
     claim_id: str,
     source_id: str | None = None,
     dry_run: bool = False,
+    scope: str = "",
 ) -> Update:
     """Write the wording of the claim's page into its quote (and status), or raise an
-    EvidenceError naming why not, the file untouched."""
+    EvidenceError naming why not, the file untouched; the commands it names carry
+    `scope` (` --config DIR --db PATH`)."""
     record = next((r for r in catalog.records if r.id == record_id), None)
     if record is None:
         known = {r.id for r in catalog.records}
@@ -71,15 +73,21 @@ def update_claim(
         if stored is None:
             raise EvidenceError(
                 f"{record_id} has not been refreshed yet: run `evidence refresh --record "
-                f"{record_id}` first"
+                f"{record_id}{scope}` first"
             )
         if stored.digest != file_digest(path):
             raise EvidenceError(
                 f"{path} changed since the last refresh: run `evidence refresh --record "
-                f"{record_id}` first, so that the wording is taken from pages checked "
+                f"{record_id}{scope}` first, so that the wording is taken from pages checked "
                 "against the file as it is"
             )
-        check = _choose(keeping.current_checks(con, record_id, claim_id), claim_id, source_id)
+        check = _choose(
+            keeping.current_checks(con, record_id, claim_id),
+            claim_id,
+            source_id,
+            keeping.claim_grade(con, record_id, claim_id),
+            scope,
+        )
         words = " ".join((check.found_text or check.closest_text or "").split())
         status = claim.status.value if claim.status else None
         new_status = status
@@ -111,7 +119,13 @@ def update_claim(
     return Update(record_id, claim_id, check.source_id, path, diff, True, grade_before, grade_after)
 
 
-def _choose(checks: list[CurrentCheck], claim_id: str, source_id: str | None) -> CurrentCheck:
+def _choose(
+    checks: list[CurrentCheck],
+    claim_id: str,
+    source_id: str | None,
+    grade: tuple[str, bool] | None = None,
+    scope: str = "",
+) -> CurrentCheck:
     """The check whose page's wording is taken: the named source's, else the first primary
     that shows the claim `changed`, else the first with a passage near the quote, then the
     same among third parties."""
@@ -135,13 +149,17 @@ def _choose(checks: list[CurrentCheck], claim_id: str, source_id: str | None) ->
             )
         return check
     if not checks:
-        raise EvidenceError(f"{claim_id} has no checked page yet: run `evidence refresh` first")
+        raise EvidenceError(
+            f"{claim_id} has no checked page yet: run `evidence refresh{scope}` first"
+        )
     agree = [
         c.source_id
         for c in checks
         if c.role == Role.PRIMARY and c.outcome == CheckOutcome.CONFIRMED
     ]
-    if agree:
+    # the newest evidence decides: a primary that confirms it refuses only while the
+    # claim is documented by it (not when a newer primary shows it changed)
+    if agree and (grade is None or grade == ("documented", False)):
         raise EvidenceError(
             f"{claim_id} is confirmed on its primary source {agree[0]}: nothing to take "
             "(--source SOURCE takes another page's wording all the same)"

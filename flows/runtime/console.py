@@ -11,9 +11,11 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import shlex
 import sys
 import threading
 import time
+from pathlib import Path
 
 from extractors.printable import printable
 
@@ -91,3 +93,11 @@ def flush_run_logs(timeout_s: float = 5.0) -> None:
         from prefect.logging.handlers import APILogWorker
 
         APILogWorker.drain_all(timeout=timeout_s)
+
+
+def command_scope(config_dir: Path, db: Path) -> str:
+    """` --config DIR --db PATH` as absolute paths: a command printed for a person to run
+    acts on this catalog and database from any folder, with no environment."""
+    return (
+        f" --config {shlex.quote(str(config_dir.resolve()))} --db {shlex.quote(str(db.resolve()))}"
+    )

@@ -1,12 +1,17 @@
 -- What needs a person, one row each, most urgent first (docs/keeping.md, "Keeping
--- the catalog"): broken `error` conditions, claims `changed` or `absent` on a primary, broken
--- `warn` conditions, pages held for review or needing a browser, unreachable sources,
--- records stale or past review_by. Within a kind, records come in the order of
+-- the catalog"): broken `error` conditions, claims `changed` or `absent` on a primary (or
+-- whose primaries disagree), broken `warn` conditions, pages held for review or needing a
+-- browser, dead and unreachable sources, records stale or past review_by. Within a kind, records come in the order of
 -- `evidence status` and the site's index: warehouse/keeping.py orders the rows by `rank`,
 -- then by that, then within a record by `pos1`, `pos2` and `kind`.
 WITH graded AS (
     SELECT record_id, grade, freshness, stale_on FROM record_status
-), moved AS (      -- claims changed or absent on a primary page that counts
+), claim_grades AS (
+    SELECT record_id, claim_id, grade, coalesce(disagree, false) AS disagree
+    FROM store.claim_grades
+), moved AS (      -- claims changed or absent on a primary page that counts: not absent
+                   -- where another primary confirms it, not changed where the newest
+                   -- evidence confirms it (primaries that disagree are one item below)
     SELECT k.record_id, k.claim_id, k.source_id, k.outcome, k.found_text, k.found_values,
            k.closest_text, k.found_status, c.quote, c.status, k.snapshot_id,
            c.position AS claim_pos,
@@ -14,7 +19,22 @@ WITH graded AS (
     FROM store.current_checks k
     JOIN store.claims c USING (record_id, claim_id)
     JOIN store.sources s USING (record_id, source_id)
-    WHERE k.role = 'primary' AND k.outcome IN ('changed', 'absent')
+    JOIN claim_grades g USING (record_id, claim_id)
+    WHERE k.role = 'primary' AND k.outcome IN ('changed', 'absent') AND k.counts
+      AND g.grade <> 'documented'
+), disagree AS (   -- primaries of one run that disagree: the one showing it changed
+    SELECT k.record_id, k.claim_id, k.source_id, k.found_text, k.found_values, c.quote,
+           c.status, k.found_status, k.checked_at, c.position AS claim_pos,
+           s.position AS source_pos,
+           (SELECT string_agg(o.source_id, ', ' ORDER BY o.source_id) FROM store.current_checks o
+            WHERE o.record_id = k.record_id AND o.claim_id = k.claim_id AND o.counts
+              AND o.role = 'primary' AND o.outcome = 'confirmed') AS confirming
+    FROM store.current_checks k
+    JOIN store.claims c USING (record_id, claim_id)
+    JOIN store.sources s USING (record_id, source_id)
+    JOIN claim_grades g USING (record_id, claim_id)
+    WHERE g.disagree AND k.role = 'primary' AND k.outcome = 'changed' AND k.counts
+    QUALIFY row_number() OVER (PARTITION BY k.record_id, k.claim_id ORDER BY s.position) = 1
 ), streak AS (     -- since when: the first snapshot of the run of checks that read so
     SELECT m.record_id, m.claim_id, m.source_id,
            max(h.snapshot_id) FILTER (
@@ -86,6 +106,11 @@ WITH graded AS (
            NULL, NULL, i.since, m.claim_pos, m.source_pos
     FROM moved m JOIN since i USING (record_id, claim_id, source_id)
     UNION ALL
+    SELECT 1, d.record_id, d.claim_id, d.source_id, 'disagree',
+           d.quote, d.status, d.found_text, d.found_values, NULL, d.found_status,
+           d.confirming, NULL, d.checked_at, d.claim_pos, d.source_pos
+    FROM disagree d
+    UNION ALL
     SELECT 3, h.record_id, h.source_id, h.source_id,
            CASE WHEN h.shell THEN 'needs-browser' ELSE 'held' END,
            NULL, NULL, NULL, NULL, NULL, NULL,
@@ -93,12 +118,14 @@ WITH graded AS (
            coalesce(h.flagged_at, h.fetched_at), 0, so.position
     FROM held h JOIN store.sources so USING (record_id, source_id)
     UNION ALL
-    SELECT 4, f.record_id, f.source_id, f.source_id, 'unreachable',
+    SELECT 4, f.record_id, f.source_id, f.source_id,
+           CASE WHEN h.dead_since IS NULL THEN 'unreachable' ELSE 'dead' END,
            NULL, NULL, NULL, NULL, NULL, NULL,
            f.outcome || coalesce(' ' || f.http_status, '')
                || coalesce(': ' || split_part(f.error, chr(10), 1), ''),
-           f.failures::INTEGER, f.since, 0, so.position
+           f.failures::INTEGER, coalesce(h.dead_since, f.since), 0, so.position
     FROM failing f JOIN store.sources so USING (record_id, source_id)
+    LEFT JOIN store.source_health_base h USING (record_id, source_id)
     UNION ALL
     SELECT 5, record_id, NULL, NULL, 'stale', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            stale_on, -1, 0

@@ -19,7 +19,7 @@ WITH live AS (
 ), dead AS (       -- dead: every fetch since the last success failed for good, for
                    -- fetch.dead_after and three attempts at least; since the first that
                    -- met both
-    SELECT f.record_id, f.source_id,
+    SELECT f.record_id, f.source_id, min(f.started_at) AS failing_since,
            CASE WHEN bool_and(f.gone) THEN min(f.started_at) FILTER (
                WHERE f.n >= 3 AND f.started_at >= f.first_at + to_seconds(coalesce(
                    (SELECT max(dead_after_s) FROM store.schedule), 259200)::BIGINT))
@@ -39,7 +39,7 @@ WITH live AS (
 SELECT s.record_id, s.source_id, s.url, s.role, m.last_attempt_at, o.last_ok_at, m.last_outcome,
        m.last_http_status, coalesce(m.consecutive_failures, 0)::INTEGER AS consecutive_failures,
        coalesce(m.last_outcome IN ('ok', 'not_modified'), false) AS reachable,
-       d.dead_since,
+       d.failing_since, d.dead_since,
        coalesce(
            h.reason,
            CASE WHEN ls.render = 'http' AND lp.app_shell
