@@ -20,7 +20,7 @@ from extractors.claims import NormalizedText, _quote
 from extractors.moves import figure_words
 from extractors.numbers import extract_numbers
 from extractors.statuses import extract_statuses, stated_about
-from extractors.values import CheckOutcome, ClaimCheck, Status
+from extractors.values import CheckOutcome, ClaimCheck, NumberKind, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +52,8 @@ def quote_figures(quote: str) -> tuple[QuoteFigure, ...]:
 def quote_value(quote: str, figure: int | None, now: datetime) -> ClaimValue | None:
     """The watched figure as the quote itself gives it (its unit and currency are the
     claim's own), or None when the quote has none."""
+    if figure in (None, 1) and (date := _date_written(quote, now)) is not None:
+        return date
     figures = quote_figures(quote)
     index = (figure or 1) - 1
     if index >= len(figures):
@@ -80,6 +82,9 @@ def claim_value(
         return None
     if check.outcome is CheckOutcome.ABSENT:
         return None
+    if figure in (None, 1) and _date_written(quote, now) is not None:
+        # a date or a range of dates is its words: "July 15 to August 2, 2026"
+        return _date_written(check.found_text or quote, now)
     figures = quote_figures(quote)
     index = (figure or 1) - 1
     if index >= len(figures) or index >= len(check.found_values):
@@ -90,6 +95,15 @@ def claim_value(
     return _written(wording, value, currency, now, nth=_nth(figures, index)) or ClaimValue(
         value=value, currency=currency, unit="%" if figures[index].percent else None
     )
+
+
+def _date_written(text: str, now: datetime) -> ClaimValue | None:
+    """The text's first figure when it is a date or a range of dates, as written (its
+    value is its words: a moved end date is a moved value)."""
+    first = next(iter(extract_numbers(text, now)), None)
+    if first is None or first.kind not in (NumberKind.DATE, NumberKind.DATE_RANGE):
+        return None
+    return ClaimValue(text=figure_words(first))
 
 
 def _nth(figures: tuple[QuoteFigure, ...], index: int) -> int:

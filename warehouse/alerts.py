@@ -63,6 +63,8 @@ class ValueState(NamedTuple):
         return self.text or (f"{self.value:g}" if self.value is not None else "(none)")
 
     def same(self, other: ValueState) -> bool:
+        if self.value is None and self.status is None:  # a date: its words
+            return (other.value, other.status, other.text) == (None, None, self.text)
         return (self.value, self.status) == (other.value, other.status)
 
 

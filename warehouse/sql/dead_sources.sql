@@ -6,7 +6,7 @@ FROM store.source_health_base h
 LEFT JOIN store.records r USING (record_id)
 WHERE h.dead_since IS NOT NULL
   AND NOT EXISTS (
-      SELECT 1 FROM store.notifications n
+      SELECT 1 FROM store.messages n
       WHERE n.kind = 'dead' AND n.record_id = h.record_id AND n.source_id = h.source_id
         AND n.raised_at >= h.dead_since)
 ORDER BY h.record_id, h.position;

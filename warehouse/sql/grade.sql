@@ -31,9 +31,11 @@ LEFT JOIN store.checks k
 -- Every distinct value each source has shown for each claim: a value other than the
 -- source's last one (or its first) is a new row; the same one seen again moves its
 -- last_seen_at. Only the rows the current checks give now are `current`.
+-- A date's value is its words (value and status null, text "July 15 to August 2").
 INSERT INTO store.claim_values
 WITH shown AS (
-    SELECT * FROM store.current_checks WHERE value IS NOT NULL OR value_status IS NOT NULL
+    SELECT * FROM store.current_checks
+    WHERE value IS NOT NULL OR value_status IS NOT NULL OR value_text IS NOT NULL
 ), latest AS (
     SELECT * FROM store.claim_values
     QUALIFY row_number() OVER (PARTITION BY record_id, claim_id, source_id
@@ -47,6 +49,7 @@ LEFT JOIN latest l USING (record_id, claim_id, source_id)
 WHERE l.value_id IS NULL
    OR l.value IS DISTINCT FROM n.value OR l.currency IS DISTINCT FROM n.currency
    OR l.status IS DISTINCT FROM n.value_status
+   OR (n.value IS NULL AND n.value_status IS NULL AND l.text IS DISTINCT FROM n.value_text)
 ORDER BY n.record_id, n.claim_id, n.source_id;
 
 UPDATE store.claim_values SET current = false WHERE current;
@@ -59,9 +62,11 @@ FROM (
           QUALIFY row_number() OVER (PARTITION BY record_id, claim_id, source_id
                                      ORDER BY value_id DESC) = 1) l
     JOIN store.current_checks n USING (record_id, claim_id, source_id)
-    WHERE (n.value IS NOT NULL OR n.value_status IS NOT NULL)
+    WHERE (n.value IS NOT NULL OR n.value_status IS NOT NULL OR n.value_text IS NOT NULL)
       AND l.value IS NOT DISTINCT FROM n.value AND l.currency IS NOT DISTINCT FROM n.currency
       AND l.status IS NOT DISTINCT FROM n.value_status
+      AND (n.value IS NOT NULL OR n.value_status IS NOT NULL
+           OR l.text IS NOT DISTINCT FROM n.value_text)
 ) m
 WHERE v.value_id = m.value_id;
 

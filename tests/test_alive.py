@@ -1,0 +1,271 @@
+"""Evidence that is alive: sources that disagree or die, through real refreshes of pages
+served on 127.0.0.1, days apart by EVIDENCE_NOW (contract: "Sources that disagree or
+die")."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from servers import Page, WebServer
+from support import refresh_at, write_config
+
+from cli.main import main
+from flows.refresh import refresh_flow
+from warehouse.db import connect
+
+pytestmark = pytest.mark.slow
+
+T0 = datetime(2026, 11, 2, 6, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
+
+
+def _page(sentence: str) -> str:
+    return (
+        "<html><head><title>Acme research credits</title></head><body><main>"
+        "<h1>Acme research credits</h1>"
+        f"<p>{sentence}</p>"
+        "<p>Teams of academic researchers may apply through the form on this page; each "
+        "application is read by two reviewers within a fortnight of its arrival.</p>"
+        "</main></body></html>"
+    )
+
+
+OLD = _page("Each team receives $4,000 in GPU credits for the year.")
+NEW = _page("Each team receives $2,500 in GPU credits for the year.")
+
+
+def _catalog(tmp_path: Path, web: WebServer, claims: str) -> tuple[Path, Path]:
+    db = tmp_path / "w.duckdb"
+    config = write_config(
+        tmp_path,
+        f"""
+        id: acme
+        title: Acme research credits
+        sources:
+          - {{id: programme, url: "{web.url("/programme")}", role: primary}}
+          - {{id: launch-post, url: "{web.url("/launch")}", role: primary}}
+        claims:
+{claims}
+        """,
+        f"database: {db}\nfetch: {{retries: 0}}\n",
+    )
+    return config, db
+
+
+CREDITS = '          - {id: gpu-credits, quote: "$4,000 in GPU credits"}'
+
+
+def _rows(db: Path, sql: str) -> list[tuple]:
+    con = connect(db, read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def _grade(db: Path, claim: str = "gpu-credits") -> tuple:
+    (row,) = _rows(db, f"SELECT grade FROM claim_status WHERE claim_id = '{claim}'")  # noqa: S608
+    return row[0]
+
+
+def _review(db: Path, config: Path, capsys: pytest.CaptureFixture[str]) -> list[dict]:
+    assert main(["review", "--format", "json", "--config", str(config), "--db", str(db)]) == 0
+    return json.loads(capsys.readouterr().out or "[]")
+
+
+def _run_as_printed(command: str, cwd: Path, when: datetime) -> subprocess.CompletedProcess:
+    """A printed command run as a person would: from another folder, with no EVIDENCE_
+    variable but the clock."""
+    argv = shlex.split(command)
+    assert argv[0] == "evidence"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EVIDENCE_")}
+    env["EVIDENCE_NOW"] = when.isoformat()
+    return subprocess.run(
+        [sys.executable, "-m", "cli", *argv[1:]],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_moved_page_and_a_dead_one(
+    prefect_harness: None,
+    web: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config, db = _catalog(tmp_path, web, CREDITS)
+    web.routes["/programme"] = Page(OLD)
+    web.routes["/launch"] = Page(OLD)
+    refresh_at(config, db, T0, monkeypatch)
+    assert _grade(db) == "documented"
+
+    # the programme page moves; the launch post answers 404 from now on
+    web.routes["/programme"] = Page(NEW)
+    web.routes["/launch"] = Page("<html><body>Not here</body></html>", status=404)
+    refresh_at(config, db, T0 + DAY, monkeypatch)
+    # the newest evidence decides: the launch post's copy is a day older
+    assert _grade(db) == "contradicted"
+    assert main(["show", "acme", "--config", str(config), "--db", str(db)]) == 0
+    card = capsys.readouterr().out
+    (line,) = [x for x in card.splitlines() if x.strip().startswith("launch-post (primary)")]
+    assert "last fetch failed: http_error 404 since 2026-11-03" in line
+    assert _rows(db, "SELECT dead_since FROM source_health WHERE source_id = 'launch-post'") == [
+        (None,)
+    ]
+
+    for day in (2, 3, 4):
+        refresh_at(config, db, T0 + day * DAY, monkeypatch)
+    # three days and three attempts, every one a 404: dead since the attempt that met both
+    ((dead_since,),) = _rows(
+        db, "SELECT dead_since FROM source_health WHERE source_id = 'launch-post'"
+    )
+    assert dead_since == T0 + 4 * DAY
+    dead = _rows(db, "SELECT title FROM notifications WHERE kind = 'dead'")
+    assert len(dead) == 1 and dead[0][0].startswith("dead: acme launch-post")
+    refresh_at(config, db, T0 + 5 * DAY, monkeypatch)
+    assert len(_rows(db, "SELECT 1 FROM notifications WHERE kind = 'dead'")) == 1  # once
+
+    items = _review(db, config, capsys)
+    kinds = {(i["kind"], i["item"]) for i in items}
+    assert ("dead", "launch-post") in kinds
+    assert ("unreachable", "launch-post") not in kinds
+    (changed,) = [i for i in items if i["kind"] == "changed"]
+    assert changed["what"].startswith("$4,000 -> $2,500 on programme")
+    assert "--source programme" in changed["command"]
+    assert f"--config {config.resolve()}" in changed["command"]
+
+    # run as printed, from another folder, with no environment: it settles the item
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = _run_as_printed(changed["command"], elsewhere, T0 + 5 * DAY)
+    assert done.returncode == 0, done.stderr
+    assert "-> documented" in done.stdout
+    assert _grade(db) == "documented"
+    items = _review(db, config, capsys)
+    assert [(i["kind"], i["item"]) for i in items] == [("dead", "launch-post")]
+
+    # the first success revives it
+    web.routes["/launch"] = Page(NEW)
+    refresh_at(config, db, T0 + 6 * DAY, monkeypatch)
+    assert _rows(db, "SELECT dead_since FROM source_health WHERE source_id = 'launch-post'") == [
+        (None,)
+    ]
+    assert _review(db, config, capsys) == []
+
+
+def test_a_dead_source_stops_backing_the_grade(
+    prefect_harness: None,
+    web: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    config, db = _catalog(tmp_path, web, CREDITS)
+    web.routes["/programme"] = Page(_page("A page that no longer quotes the figure at all."))
+    web.routes["/launch"] = Page(OLD)
+    refresh_at(config, db, T0, monkeypatch)
+    assert _grade(db) == "documented"  # on the launch post alone
+    web.routes["/launch"] = Page("gone", status=410)
+    for day in (1, 2, 3):
+        refresh_at(config, db, T0 + day * DAY, monkeypatch)
+    assert _grade(db) == "documented"  # failing, not dead yet: its copy still counts
+    refresh_at(config, db, T0 + 4 * DAY, monkeypatch)
+    assert _grade(db) == "unverified"  # dead: its copy no longer backs the grade
+
+
+def test_two_healthy_primaries_each_with_its_own_claim_need_nobody(
+    prefect_harness: None,
+    web: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    claims = (
+        '          - {id: gpu-credits, quote: "$4,000 in GPU credits"}\n'
+        '          - {id: reviewers, quote: "read by two reviewers"}'
+    )
+    config, db = _catalog(tmp_path, web, claims)
+    web.routes["/programme"] = Page(OLD)
+    web.routes["/launch"] = Page(
+        _page("The programme has read by two reviewers every proposal since launch.")
+    )
+    refresh_at(config, db, T0, monkeypatch)
+    assert _grade(db, "gpu-credits") == "documented"
+    assert _grade(db, "reviewers") == "documented"
+    # each claim absent on the other page: no disagreement, nothing to review
+    assert _review(db, config, capsys) == []
+
+
+def test_primaries_that_disagree_in_one_run(
+    prefect_harness: None,
+    web: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config, db = _catalog(tmp_path, web, CREDITS)
+    web.routes["/programme"] = Page(OLD)
+    web.routes["/launch"] = Page(OLD)
+    refresh_at(config, db, T0, monkeypatch)
+    web.routes["/programme"] = Page(NEW)
+    refresh_at(config, db, T0 + DAY, monkeypatch)
+    assert _grade(db) == "documented"  # one run: neither is newer
+    (item,) = _review(db, config, capsys)
+    assert item["kind"] == "disagree" and item["item"] == "gpu-credits"
+    assert item["what"].startswith("primaries disagree: $4,000 -> $2,500 on programme")
+    assert "confirmed on launch-post" in item["what"]
+    assert "sources: [programme]" in item["command"]
+
+
+def test_a_held_page_is_in_the_summary_and_a_date_range_is_a_value(
+    prefect_harness: None,
+    web: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    db = tmp_path / "w.duckdb"
+    config = write_config(
+        tmp_path,
+        f"""
+        - id: window
+          title: Acme call window
+          sources: [{{id: call, url: "{web.url("/call")}", role: primary}}]
+          claims:
+            - {{id: dates, quote: "open July 15 to August 2, 2026"}}
+        - id: held
+          title: Acme grants
+          sources: [{{id: own, url: "{web.url("/own")}", role: primary}}]
+          claims:
+            - {{id: credits, quote: "$4,000 in GPU credits"}}
+            - {{id: reviewers, quote: "read by two reviewers"}}
+        """,
+        f"database: {db}\nfetch: {{retries: 0}}\n",
+    )
+    web.routes["/call"] = Page(_page("The call is open July 15 to August 2, 2026."))
+    web.routes["/own"] = Page(OLD)
+    monkeypatch.setenv("EVIDENCE_NOW", T0.isoformat())
+    refresh_flow(str(config), str(db), None)
+    web.routes["/call"] = Page(_page("The call is open July 15 to August 9, 2026."))
+    web.routes["/own"] = Page("<html><body><p>Under maintenance.</p></body></html>")
+    monkeypatch.setenv("EVIDENCE_NOW", (T0 + DAY).isoformat())
+    report = refresh_flow(str(config), str(db), None)
+    lines = report.summary_lines()
+    assert any(
+        "dates on call: July 15 to August 2, 2026 -> July 15 to August 9, 2026" in x for x in lines
+    ), lines
+    held = [x for x in lines if x.startswith("held for review: held/own")]
+    assert len(held) == 1, lines
+    held = held[0]
+    assert f"evidence accept held own --config {config.resolve()}" in held
+    values = _rows(db, "SELECT text, current FROM claim_values WHERE claim_id = 'dates'")
+    assert values == [("July 15 to August 2, 2026", False), ("July 15 to August 9, 2026", True)]
