@@ -92,6 +92,7 @@ class DueReason(StrEnum):
     FAILING = "failing"
     GOING_STALE = "its record would go stale before the next run"
     LIKELY_CHANGED = "likely changed"
+    LEARNING = "learning how often it changes"
 
 
 class Outcome(StrEnum):

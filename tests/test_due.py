@@ -71,9 +71,10 @@ def test_regular_changes(tmp_path: Path) -> None:
 
 
 def test_no_changes_leaves_only_the_window(tmp_path: Path) -> None:
-    history(tmp_path / "w.duckdb", [(d, 1) for d in range(10)])
+    # watched unchanged daily for more than its 15-day window: learned
+    history(tmp_path / "w.duckdb", [(d, 1) for d in range(17)])
     rate, next_due, _, stale_due, change_due = estimate(tmp_path / "w.duckdb")
-    assert rate == 0 and change_due is None and next_due == stale_due == T0 + 22 * DAY
+    assert rate == 0 and change_due is None and next_due == stale_due == T0 + 29 * DAY
 
 
 def test_changes_faster_than_the_fetches_count_the_hidden_ones(tmp_path: Path) -> None:
@@ -211,11 +212,11 @@ def test_a_source_unknown_to_source_is_one_line(
 
 
 def test_rates_are_said_to_three_significant_figures(tmp_path: Path) -> None:
-    """A page new at every fetch, fetched every few minutes: thousands of changes a day,
-    said as the estimate can bear."""
+    """A page new at every fetch, fetched every few hours for a day: many changes a
+    day, said as the estimate can bear."""
     db = tmp_path / "w.duckdb"
-    history(db, [(k * 0.0002, k + 1) for k in range(4)])
-    con = connect(db, now=T0 + DAY)
+    history(db, [(k * 0.35, k + 1) for k in range(4)])
+    con = connect(db, now=T0 + 2 * DAY)
     try:
         (rate,) = con.execute("SELECT change_rate FROM source_health").fetchone()
         (full,) = con.execute("SELECT change_rate FROM store.source_due").fetchone()
@@ -224,10 +225,46 @@ def test_rates_are_said_to_three_significant_figures(tmp_path: Path) -> None:
         (due,) = queries.due_sources(con)
     finally:
         con.close()
-    assert full == pytest.approx(cho(3, 3, 0.0002)) and full != rate
+    assert full == pytest.approx(cho(3, 3, 0.35)) and full != rate
     assert rate == float(f"{full:.3g}")
     assert due.reason == f"likely changed ({float(f'{full:.3g}'):g} changes a day)"
     assert len(due.reason.split("(")[1].split()[0].replace(".", "").strip("0")) <= 3
+
+
+def test_a_rate_needs_a_day_of_watching(tmp_path: Path) -> None:
+    """Two fetches minutes apart, the page new at each: no rate (not "1180 changes a
+    day"); the source is still being learned, and due a day after its last fetch."""
+    db = tmp_path / "w.duckdb"
+    history(db, [(0, 1), (0.001, 2)])
+    rate, next_due, *_ = estimate(db)
+    assert rate is None
+    assert next_due == T0 + timedelta(days=0.001) + DAY
+
+
+@pytest.mark.parametrize(
+    ("fetches", "wait_days"),
+    [
+        ([(0, 1)], 1),  # fetched once: again a day later
+        ([(0, 1), (1, 1)], 1),  # watched a day: again a day later (day 2)
+        ([(0, 1), (1, 1), (2, 1)], 2),  # two days: day 4
+        ([(0, 1), (1, 1), (2, 1), (4, 1)], 4),  # day 8
+    ],
+)
+def test_a_new_source_is_learned_at_growing_intervals(
+    tmp_path: Path, fetches: list[tuple[float, int]], wait_days: int
+) -> None:
+    db = tmp_path / "w.duckdb"
+    history(db, fetches)
+    _, next_due, *_ = estimate(db)
+    assert next_due == T0 + fetches[-1][0] * DAY + wait_days * DAY
+
+
+def test_a_learned_source_is_planned_by_its_rate_or_its_window(tmp_path: Path) -> None:
+    # unchanged for a whole window: learned, and due by its window only
+    db = tmp_path / "w.duckdb"
+    history(db, [(0, 1), (1, 1), (2, 1), (4, 1), (8, 1), (16, 1)])
+    _, next_due, _, stale_due, change_due = estimate(db)
+    assert change_due is None and next_due == stale_due == T0 + 29 * DAY
 
 
 def test_the_default_threshold_is_the_documented_one() -> None:

@@ -7,3 +7,11 @@ ALTER TABLE store.schedule ADD COLUMN dead_after_s DOUBLE;
 ALTER TABLE store.current_checks ADD COLUMN run_id VARCHAR;
 ALTER TABLE store.current_checks ADD COLUMN counts BOOLEAN;
 ALTER TABLE store.claim_grades ADD COLUMN disagree BOOLEAN;
+
+-- A change rate is estimated from a day of observation at least: two fetches a minute
+-- apart say nothing of changes a day.
+CREATE OR REPLACE MACRO store.change_rate(intervals, changes, span_days) AS
+    CASE WHEN intervals >= 1 AND span_days >= 1
+         THEN greatest(0.0,
+                       -ln((intervals - changes + 0.5) / (intervals + 0.5)) / (span_days / intervals))
+    END;

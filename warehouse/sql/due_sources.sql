@@ -12,6 +12,7 @@ SELECT h.record_id, h.source_id, h.url,
             WHEN h.reachable AND d.stale_due <= t.soon
                 THEN 'its record would go stale before the next run'
             WHEN h.reachable AND d.change_due <= t.soon THEN 'likely changed'
+            WHEN h.reachable AND d.learn_due <= t.soon THEN 'learning how often it changes'
        END AS why,
        CASE why
             WHEN 'failing'

@@ -6,6 +6,11 @@ WITH base AS (
            store.change_rate(c.intervals, c.changes, c.span_days) AS change_rate,
            coalesce(p.interval_s, 86400) AS interval_s, coalesce(p.margin_s, 86400) AS margin_s,
            coalesce(p.change_threshold, 0.5) AS threshold,
+           -- learning: no change seen (or too short a watch to say), and not yet watched
+           -- unchanged for a whole window
+           (coalesce(c.changes, 0) = 0 OR coalesce(c.span_days, 0) < 1)
+               AND coalesce(c.span_days, 0) < r.window_s / 86400 AS learning,
+           c.span_days,
            -- one of its claims has no check on its current page (a quote changed)
            EXISTS (
                SELECT 1 FROM store.claims k
@@ -23,11 +28,12 @@ WITH base AS (
     LEFT JOIN store.source_changes c USING (record_id, source_id)
     LEFT JOIN (SELECT * FROM store.schedule LIMIT 1) p ON true
 )
-SELECT record_id, source_id, change_rate, retry_due, stale_due, change_due, claims_changed,
+SELECT record_id, source_id, change_rate, retry_due, stale_due, change_due, learn_due,
+       claims_changed,
        CASE WHEN last_attempt_at IS NULL THEN NULL  -- never fetched: due at once
             WHEN NOT reachable THEN retry_due
             WHEN claims_changed THEN last_attempt_at  -- due since: a quote to check
-            ELSE least(stale_due, change_due) END AS next_due
+            ELSE least(stale_due, change_due, learn_due) END AS next_due
 FROM (
     SELECT *,
            -- failing: tried again 1, 2, 4 ... runs after the last attempt, a week at most
@@ -40,6 +46,11 @@ FROM (
            CASE WHEN change_rate > 0
                 THEN last_ok_at + to_seconds(least(
                     -ln(1 - least(threshold, 0.999999)) / change_rate * 86400, 3650 * 86400))
-           END AS change_due
+           END AS change_due,
+           -- a new source is revisited a day after its first fetch, then as long after
+           -- each fetch as it has been watched (days 1, 2, 4, 8, ...), until it is learned
+           CASE WHEN learning
+                THEN last_ok_at + to_seconds(86400 * greatest(1, coalesce(span_days, 0)))
+           END AS learn_due
     FROM base
 );
