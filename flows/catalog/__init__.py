@@ -26,6 +26,7 @@ from flows.catalog.models import (
     parse_duration,
     slugify,
     source_slug,
+    url_problem,
 )
 from flows.catalog.schema import json_schema
 from flows.catalog.served import check_held, check_served
@@ -62,5 +63,6 @@ __all__ = [
     "resolve_db",
     "slugify",
     "source_slug",
+    "url_problem",
     "write_atomically",
 ]

@@ -79,15 +79,32 @@ def source_slug(url: str) -> str:
     return slugify(f"{host.removeprefix('www.')} {parts.path}")
 
 
-def check_url(url: str) -> str:
+def url_problem(url: str) -> str | None:
+    """What is wrong with a URL to fetch, every part of it checked (scheme, host, port),
+    in words a person can act on; None when it can be fetched."""
     if _CONTROL.search(url):
-        raise ValueError(
-            f"bad url {url!r}: it holds a control character (a line break or tab?): "
-            "write the URL on one line, percent-encoding what it needs"
+        return (
+            "it holds a control character (a line break or tab?): write the URL on one "
+            "line, percent-encoding what it needs"
         )
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as e:  # a port out of 0-65535, or not a number; a bad IPv6 host
+        return f"{str(e).lower()} (a port is a number from 1 to 65535)"
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"bad url {url!r}: only http:// and https:// URLs with a host are fetched")
+        return "only http:// and https:// URLs with a host are fetched"
+    if port == 0:
+        return "port 0 is no port: a port is a number from 1 to 65535"
+    if any(c.isspace() for c in parts.netloc):
+        return "its host holds a space"
+    return None
+
+
+def check_url(url: str) -> str:
+    problem = url_problem(url)
+    if problem is not None:
+        raise ValueError(f"bad url {url!r}: {problem}")
     return url
 
 

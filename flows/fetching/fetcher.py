@@ -144,15 +144,7 @@ class Fetcher:
                 finally:
                     await response.aclose()
             closest = json.loads(body)["archived_snapshots"].get("closest") or {}
-        except (
-            TimeoutError,
-            FetchFailed,
-            httpx.HTTPError,
-            *NOT_HTTP_ERRORS,
-            KeyError,
-            TypeError,
-            AttributeError,
-        ):
+        except Exception:  # no copy the archive can give: the live failure stands
             return None
         copy_url = str(closest.get("url") or "")
         captured = _capture_time(str(closest.get("timestamp") or ""))
@@ -181,6 +173,8 @@ class Fetcher:
                 outcome=Outcome.TIMEOUT, error=f"no answer within {self.limits.timeout_s:g}s"
             )
         except (httpx.HTTPError, *NOT_HTTP_ERRORS) as e:
+            answer = self.http.failure(e)
+        except Exception as e:  # whatever a source does, it costs that source, not the run
             answer = self.http.failure(e)
         elapsed_ms = int((time.monotonic() - t0) * 1000)
         return Attempt.of(request, started_at, elapsed_ms, answer)
@@ -225,7 +219,7 @@ class Fetcher:
                     finally:
                         await response.aclose()
                     break
-        except (TimeoutError, FetchFailed, httpx.HTTPError, *NOT_HTTP_ERRORS):
+        except Exception:
             return None  # unreachable or refused robots.txt: the fetch itself will say why
         try:
             text = body.decode(charset, errors="replace")

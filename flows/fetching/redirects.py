@@ -12,6 +12,7 @@ from __future__ import annotations
 from urllib.parse import urljoin, urlsplit
 
 from extractors.values import Outcome
+from flows.catalog import url_problem
 from flows.fetching.attempts import FetchFailed
 from flows.fetching.guard import AddressGuard
 
@@ -40,6 +41,11 @@ class Redirects:
             ) from None
         if scheme not in WEB_SCHEMES:
             raise FetchFailed(Outcome.BAD_CONTENT, f"redirect to a non-http URL: {target}")
+        problem = url_problem(target)
+        if problem is not None:
+            raise FetchFailed(
+                Outcome.BAD_CONTENT, f"redirect to a URL that cannot be fetched ({problem})"
+            )
         if target in self.seen:
             raise FetchFailed(Outcome.REDIRECT_LOOP, f"redirect loop at {target}")
         if not await self.guard.allows(self.origin, target):

@@ -1,5 +1,6 @@
-"""A redirect out of http(s), of a page or of its robots.txt, costs that source alone: its
-failure outcome, never the run's."""
+"""A redirect out of http(s) or to a port that cannot be, of a page or of its
+robots.txt, costs that source alone: its failure outcome, never the run's. A source URL
+with such a port is a config error, said in one line."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ TARGETS = [
     "data:text/html,<p>hi</p>",
     "javascript:alert(1)",
     "tel:+15550100",
+    # ports no socket takes: once an OverflowError that failed the whole refresh
+    "http://127.0.0.1:99999/",
+    "http://127.0.0.1:65536/page",
+    "http://127.0.0.1:-1/",
 ]
 
 
@@ -71,15 +76,19 @@ def test_a_refresh_with_a_page_and_a_robots_txt_redirected_to_mailto_completes(
     other = WebServer().start()
     try:
         web.routes["/bad"] = moved("mailto:someone@example.org")
+        web.routes["/port"] = moved("http://127.0.0.1:99999/")
         web.routes["/good"] = Page("<main><p>The lab offers 40 seats this year.</p></main>")
-        other.routes["/robots.txt"] = moved("data:text/plain,User-agent: *")
+        other.routes["/robots.txt"] = moved("http://127.0.0.1:65536/robots.txt")
         other.routes["/page"] = Page("<main><p>The lab offers 40 seats this year.</p></main>")
         db = tmp_path / "w.duckdb"
         records = [
             {
                 "id": "bad",
                 "title": "Bad",
-                "sources": [{"id": "p", "url": web.url("/bad"), "role": "primary"}],
+                "sources": [
+                    {"id": "p", "url": web.url("/bad"), "role": "primary"},
+                    {"id": "port", "url": web.url("/port"), "role": "third-party"},
+                ],
                 "claims": [{"id": "c", "quote": "40 seats"}],
             },
             {
@@ -108,7 +117,12 @@ def test_a_refresh_with_a_page_and_a_robots_txt_redirected_to_mailto_completes(
                 con.execute("SELECT record_id || '/' || source_id, outcome FROM fetches").fetchall()
             )
             kinds = {k for (k,) in con.execute("SELECT kind FROM notifications").fetchall()}
-        assert rows == {"bad/p": "bad_content", "good/p": "ok", "good/q": "ok"}
+        assert rows == {
+            "bad/p": "bad_content",
+            "bad/port": "bad_content",
+            "good/p": "ok",
+            "good/q": "ok",
+        }
         assert "flow-failed" not in kinds
     finally:
         other.stop()
@@ -127,3 +141,28 @@ def test_suggest_on_a_page_redirected_to_mailto_is_one_line(
     assert main(["suggest", web.url("/bad"), "--config", str(config)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "bad_content" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "-1", "0", "x1"])
+def test_a_source_url_with_a_port_that_cannot_be_is_one_config_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], port: str
+) -> None:
+    from cli.main import main
+
+    url = f"http://127.0.0.1:{port}/page"
+    config = write_config(
+        tmp_path,
+        f'id: r\ntitle: R\nsources: [{{id: s, url: "{url}", role: primary}}]\n',
+        f"database: {tmp_path / 'w.duckdb'}\n",
+    )
+    assert main(["check", "--config", str(config)]) == 2
+    said = capsys.readouterr()
+    out = (said.out + said.err).strip()
+    assert "Traceback" not in out and "port" in out and "r.yaml" in out
+    assert main(["refresh", "--config", str(config)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "port" in err
+    assert not (tmp_path / "w.duckdb").exists()  # nothing fetched, nothing written
+    assert main(["suggest", url, "--config", str(config)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "port" in err
