@@ -8,9 +8,7 @@ or printed.
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
-import threading
 import time
 from collections import defaultdict
 from datetime import UTC, datetime
@@ -18,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from extractors.values import AlertKind
+from flows.alerting.courier import Courier
 from flows.alerting.messages import changed_snapshots, evidence_messages, review_by_messages
 from flows.alerting.rules import dead_alerts, source_alerts
 from flows.catalog import AlertSettings, Settings, load_catalog, resolve_db
@@ -95,16 +94,17 @@ def deliver(db_path: Path, urls: list[str], now: datetime) -> int:
     results: list[tuple[int, bool, str | None]] = []
     slow: set[str] = set()  # channels that ran out of time: left for the next run
     deadline = time.monotonic() + DELIVERY_BUDGET_S
-    for o in pending:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        if o.channel in slow:
-            continue
-        ok, error, timed_out = send_within(by_key[o.channel], o.title, o.body, left)
-        if timed_out:
-            slow.add(o.channel)
-        results.append((o.delivery_id, ok, error))
+    with Courier() as courier:
+        for o in pending:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            if o.channel in slow:
+                continue
+            ok, error, timed_out = _send(courier, by_key[o.channel], o.title, o.body, left)
+            if timed_out:
+                slow.add(o.channel)
+            results.append((o.delivery_id, ok, error))
     if len(results) < len(pending):
         progress(f"{len(pending) - len(results)} alert message(s) left for the next run")
     pending = [o for o in pending if o.delivery_id in {r[0] for r in results}]
@@ -139,38 +139,24 @@ def _channels(urls: list[str]) -> list[tuple[str, str]]:
     return [(channel_key(u), mask_url(u)) for u in urls]
 
 
-def send_within(url: str, title: str, body: str, budget_s: float) -> tuple[bool, str | None, bool]:
-    """send() given at most SEND_TIMEOUT_S (and no more than `budget_s`); (delivered,
-    error, timed out). A send past its time is left to finish in the background: a
-    daemon thread, which never keeps the process alive."""
+def _send(
+    courier: Courier, url: str, title: str, body: str, budget_s: float
+) -> tuple[bool, str | None, bool]:
+    """One message within SEND_TIMEOUT_S (and no more than `budget_s`); (delivered, error
+    with the URL's secrets masked, timed out)."""
     limit = min(SEND_TIMEOUT_S, budget_s)
-    outcome: list[tuple[bool, str | None]] = []
-
-    def run() -> None:
-        try:
-            outcome.append(send(url, title, body))
-        except Exception as e:  # a notifier's bug is that channel's failure
-            outcome.append((False, f"delivery to {mask_url(url)} failed: {type(e).__name__}"))
-
-    worker = threading.Thread(target=run, name="evidence-notify", daemon=True)
-    worker.start()
-    worker.join(limit)
-    if not outcome:
-        return False, f"delivery to {mask_url(url)} took longer than {limit:g} s", True
-    return (*outcome[0], False)
+    ok, error, timed_out = courier.send(url, title, body, limit)
+    if ok:
+        return True, None, False
+    return False, f"delivery to {mask_url(url)}: {error}", timed_out
 
 
 def send(url: str, title: str, body: str) -> tuple[bool, str | None]:
-    """One message to one Apprise URL; (delivered, error with secrets masked)."""
-    import apprise
-
-    logging.getLogger("apprise").setLevel(logging.CRITICAL)  # its logs can name the URL
-    sender = apprise.Apprise()
-    if not sender.add(url):
-        return False, f"not a notify URL apprise understands: {mask_url(url)}"
-    if sender.notify(title=title, body=body):
-        return True, None
-    return False, f"delivery to {mask_url(url)} failed"
+    """One message to one Apprise URL, within SEND_TIMEOUT_S; (delivered, error with
+    secrets masked)."""
+    with Courier() as courier:
+        ok, error, _ = _send(courier, url, title, body, SEND_TIMEOUT_S)
+    return ok, error
 
 
 def notify_flow_failure(flow: object, flow_run: object, state: object) -> None:

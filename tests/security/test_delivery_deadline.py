@@ -4,6 +4,8 @@ left is retried next run."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -12,7 +14,8 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
-from servers import POLL_S, QuietServer
+from servers import POLL_S, Page, QuietServer, WebServer
+from support import write_config
 
 from flows.alerting.delivery import (
     DELIVERY_BUDGET_S,
@@ -129,3 +132,33 @@ def test_what_ran_out_of_time_is_delivered_next_run(drip: Drip, tmp_path: Path) 
     assert deliver(db, [url], NOW) == 3
     assert [sent for _, sent in attempts(db)] == [True, True, True]
     assert len(drip.received) == 3
+
+
+@pytest.mark.slow
+def test_a_refresh_with_a_dripping_endpoint_exits_once_its_work_is_done(
+    drip: Drip, web: WebServer, tmp_path: Path
+) -> None:
+    """The whole process: nothing of a delivery (the notifier's thread pool included)
+    outlives the message's deadline, so `evidence refresh` exits in seconds, not after
+    the endpoint's five minutes of drip."""
+    web.routes["/gone"] = Page("no", status=404)
+    db = tmp_path / "w.duckdb"
+    config = write_config(
+        tmp_path,
+        f'id: r\ntitle: R\nsources: [{{id: s, url: "{web.url("/gone")}", role: primary}}]\n',
+        f"database: {db}\nfetch: {{retries: 0}}\n"
+        f"alerts: {{after_failures: 1, notify: ['{drip.url('/hook')}']}}\n",
+    )
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "refresh", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    took = time.monotonic() - started
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "not delivered" in done.stderr or "left for the next run" in done.stderr
+    # Prefect's start-up and the run, then one message's deadline: far from the drip's
+    assert took < 90, took
+    assert attempts(db) == [(1, False)]
