@@ -10,8 +10,9 @@ a later run; a capture the archive answered is never sent again.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,13 +20,17 @@ from pathlib import Path
 import httpx
 
 from flows.catalog import ArchiveSettings, FetchSettings
+from flows.fetching.attempts import FetchFailed
+from flows.fetching.bodies import ACCEPT_ENCODING, read_body
+from flows.fetching.http import send
 from flows.runtime import progress
 from warehouse import archive
 from warehouse.db import Connection, session
 from warehouse.errors import first_line
 from warehouse.pause import pause_point
 
-TIMEOUT_S = 15.0  # per request to the archive
+TIMEOUT_S = 15.0  # per request to the archive, its whole answer included
+ANSWER_MAX_BYTES = 1_000_000  # an answer is a few hundred bytes of JSON
 BUDGET_S = 45.0  # the whole step, a run: what is left waits for the next
 POLL_AFTER = timedelta(minutes=1)  # a job still pending is asked after again
 
@@ -43,38 +48,22 @@ def send_captures(
 ) -> CaptureReport:
     """Queue what the run confirmed or changed, ask after the jobs sent before, and send
     what the rate allows; never raises for the archive's sake. One connection for the
-    step: each answer is written (committed) the moment it comes."""
+    step: each answer is written (committed) the moment it comes. The archive is someone
+    else's server: its answers are read within ANSWER_MAX_BYTES (decoded), each within
+    TIMEOUT_S however slowly it drips, the whole step within BUDGET_S, and a redirect is
+    never followed (a POST sent on to another address is not ours to send)."""
     if settings.save is None:
         return CaptureReport()
-    headers = {"Accept": "application/json", "User-Agent": fetch.user_agent}
+    headers = {
+        "Accept": "application/json",
+        "Accept-Encoding": ACCEPT_ENCODING,
+        "User-Agent": fetch.user_agent,
+    }
     key = os.environ.get(settings.key_env or "", "") if settings.key_env else ""
     if key:
         headers["Authorization"] = f"LOW {key}"
-    sent = done = 0
-    deadline = time.monotonic() + BUDGET_S
-    with (
-        session(db, now=now) as con,
-        httpx.Client(timeout=TIMEOUT_S, headers=headers, follow_redirects=True) as client,
-    ):
-        queued = archive.queue(con, now)
-        polls = archive.waiting_on_archive(con, now)
-        room = settings.per_minute - archive.sent_since(con, now - timedelta(minutes=1))
-        todo = archive.due(con, now, room)
-        for capture in polls:
-            if time.monotonic() > deadline:
-                break
-            done += _ask(client, con, settings.save, capture, now)
-        for capture in todo:
-            if time.monotonic() > deadline:
-                break
-            archive.sending(con, capture.capture_id, now)
-            answer = _send(client, con, settings.save, capture, now)
-            if answer is None:
-                break  # the archive asked us to wait: the rest wait with it
-            sent += answer
-            pause_point("archive")  # tests kill a run here, between two captures
-        report = CaptureReport(queued, sent, done, archive.waiting(con))
-    if queued or sent or done or polls:
+    report, polls = asyncio.run(_captures(db, settings, headers, now))
+    if report.queued or report.sent or report.archived or polls:
         progress(
             f"archive: {report.queued} capture(s) queued, {report.sent} sent, "
             f"{report.archived} archived; {report.waiting} waiting"
@@ -82,51 +71,99 @@ def send_captures(
     return report
 
 
-def _send(
-    client: httpx.Client, con: Connection, base: str, capture: archive.Capture, now: datetime
+async def _captures(
+    db: Path, settings: ArchiveSettings, headers: dict[str, str], now: datetime
+) -> tuple[CaptureReport, int]:
+    assert settings.save is not None
+    sent = done = 0
+    async with httpx.AsyncClient(headers=headers, follow_redirects=False) as client:
+        with session(db, now=now) as con:
+            queued = archive.queue(con, now)
+            polls = archive.waiting_on_archive(con, now)
+            room = settings.per_minute - archive.sent_since(con, now - timedelta(minutes=1))
+            todo = archive.due(con, now, room)
+            try:
+                async with asyncio.timeout(BUDGET_S):
+                    for capture in polls:
+                        done += await _ask(client, con, settings.save, capture, now)
+                    for capture in todo:
+                        archive.sending(con, capture.capture_id, now)
+                        answer = await _send(client, con, settings.save, capture, now)
+                        if answer is None:
+                            break  # the archive asked us to wait: the rest wait with it
+                        sent += answer
+                        pause_point("archive")  # tests kill a run here, between two captures
+            except TimeoutError:
+                pass  # the step's time is up: what is left waits for the next run
+            return CaptureReport(queued, sent, done, archive.waiting(con)), len(polls)
+
+
+class _Trouble(Exception):
+    """The archive's answer could not be had or read."""
+
+
+async def _exchange(
+    client: httpx.AsyncClient, method: str, url: str, data: dict[str, str] | None = None
+) -> tuple[int, dict, httpx.Headers]:
+    """(status, JSON object or {}, headers) of one request to the archive, bounded."""
+    try:
+        async with asyncio.timeout(TIMEOUT_S):
+            request = client.build_request(method, url, data=data)
+            response = await send(client, request)
+            try:
+                body = await read_body(response, ANSWER_MAX_BYTES)
+            finally:
+                await response.aclose()
+    except TimeoutError:
+        raise _Trouble(f"no whole answer within {TIMEOUT_S:g} s") from None
+    except (FetchFailed, httpx.HTTPError, httpx.InvalidURL, ValueError) as e:
+        raise _Trouble(first_line(e)) from None
+    if response.is_redirect:
+        raise _Trouble(f"HTTP {response.status_code}: a redirect, not followed")
+    return response.status_code, _json(body), response.headers
+
+
+async def _send(
+    client: httpx.AsyncClient, con: Connection, base: str, capture: archive.Capture, now: datetime
 ) -> int | None:
     """Send one capture: 1 when the archive took it, 0 when it failed (backed off), None
     when it asked to be left alone for a while (429)."""
     try:
-        response = client.post(f"{base}/save", data={"url": capture.url})
-    except (httpx.HTTPError, httpx.InvalidURL) as e:
-        return _retry(con, capture, now, f"archive did not answer: {first_line(e)}")
-    if response.status_code == 429:
-        wait = _retry_after(response.headers.get("Retry-After"))
+        status, answer, headers = await _exchange(
+            client, "POST", f"{base}/save", {"url": capture.url}
+        )
+    except _Trouble as e:
+        return _retry(con, capture, now, f"archive did not answer: {e}")
+    if status == 429:
+        wait = _retry_after(headers.get("Retry-After"))
         archive.later(con, capture.capture_id, now + wait, "429 from the archive", again=True)
         archive.hold(con, now + wait)  # the archive's limit holds for every capture
         return None
-    answer = _json(response)
-    job = answer.get("job_id") if response.is_success else None
+    job = answer.get("job_id") if 200 <= status < 300 else None
     if not isinstance(job, str) or not job:
         message = answer.get("message")
-        return _retry(
-            con, capture, now, f"HTTP {response.status_code}" + (f": {message}" if message else "")
-        )
+        return _retry(con, capture, now, f"HTTP {status}" + (f": {message}" if message else ""))
     archive.answered(con, capture.capture_id, job)
     return 1
 
 
-def _ask(
-    client: httpx.Client, con: Connection, base: str, capture: archive.Capture, now: datetime
+async def _ask(
+    client: httpx.AsyncClient, con: Connection, base: str, capture: archive.Capture, now: datetime
 ) -> int:
     """Ask after one job: 1 when it is archived."""
     try:
-        response = client.get(f"{base}/save/status/{capture.job_id}")
-    except (httpx.HTTPError, httpx.InvalidURL) as e:
-        archive.later(con, capture.capture_id, now + POLL_AFTER, first_line(e), again=False)
+        code, status, _ = await _exchange(client, "GET", f"{base}/save/status/{capture.job_id}")
+    except _Trouble as e:
+        archive.later(con, capture.capture_id, now + POLL_AFTER, str(e), again=False)
         return 0
-    status = _json(response)
     when = _timestamp(status.get("timestamp"))
     if status.get("status") == "success" and when is not None:
         original = status.get("original_url") or capture.url
         url = f"{base}/web/{status['timestamp']}/{original}"
         archive.archived(con, capture.capture_id, url, when)
         return 1
-    if status.get("status") == "error" or (
-        response.status_code >= 400 and response.status_code != 429
-    ):
-        error = status.get("message") or status.get("status_ext") or f"HTTP {response.status_code}"
+    if status.get("status") == "error" or (code >= 400 and code != 429):
+        error = status.get("message") or status.get("status_ext") or f"HTTP {code}"
         return _retry(con, capture, now, f"the archive failed: {error}")
     # pending (or a 429): ask again later
     archive.later(con, capture.capture_id, now + POLL_AFTER, None, again=False)
@@ -155,9 +192,9 @@ def _retry_after(value: str | None) -> timedelta:
         return timedelta(seconds=60)
 
 
-def _json(response: httpx.Response) -> dict:
+def _json(body: bytes) -> dict:
     try:
-        data = response.json()
+        data = json.loads(body)
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
