@@ -26,6 +26,7 @@ import httpx
 from protego import Protego
 
 from extractors.values import Outcome, Render, Via
+from flows.catalog import url_problem
 from flows.fetching.attempts import Answer, Attempt, FetchFailed, FetchRequest
 from flows.fetching.bodies import ACCEPT_ENCODING, read_body
 from flows.fetching.guard import AddressGuard
@@ -152,6 +153,8 @@ class Fetcher:
             return None
         if captured is None or urlsplit(copy_url).scheme not in WEB_SCHEMES:
             return None
+        if url_problem(copy_url) is not None or not await self.guard.allows(api, copy_url):
+            return None  # the archive named a copy where no page of it may lead
         attempt = await self._attempt(FetchRequest(copy_url, obey_robots=False))
         return replace(attempt, url=url, via=Via.ARCHIVED, captured_at=captured)
 

@@ -5,6 +5,7 @@ refused before any connection. The page's server on 127.0.0.1 stands for a publi
 
 from __future__ import annotations
 
+import json
 import socket
 from datetime import UTC, datetime
 
@@ -99,3 +100,38 @@ def test_the_users_own_local_source_still_reaches_this_machine(
     limits = LIMITS.model_copy(update={"timeout_s": 0.5})
     fetch_batch([FetchRequest(url, obey_robots=False)], limits, now)
     assert connections(listener) == 1
+
+
+def test_the_archive_fallback_never_fetches_a_copy_where_it_may_not_lead(
+    web: WebServer,
+) -> None:
+    """An archive on a public host that names a copy on this machine: the copy is not
+    fetched (the live failure stands), as a redirect there would not be followed."""
+    inside = WebServer().start()
+    try:
+        inside.routes["/copy"] = Page("<p>secret 40 seats</p>")
+        web.routes["/gone"] = Page("no", status=404)
+        web.routes["/available"] = Page(
+            json.dumps(
+                {
+                    "archived_snapshots": {
+                        "closest": {
+                            "available": True,
+                            "url": inside.url("/copy"),
+                            "timestamp": "20261101000000",
+                            "status": "200",
+                        }
+                    }
+                }
+            ),
+            content_type="application/json",
+        )
+        limits = FetchSettings(
+            timeout_s=3, retries=0, user_agent="t", archive_fallback=web.url("/available")
+        )
+        url = web.url("/gone")
+        got = fetch_batch([FetchRequest(url, obey_robots=False)], limits, now, public(web))[url]
+        assert [a.outcome for a in got] == [Outcome.HTTP_ERROR]
+        assert web.hits["/available"] == 1 and inside.hits["/copy"] == 0
+    finally:
+        inside.stop()
