@@ -35,7 +35,7 @@ from flows.catalog import (
 from flows.runtime import clock, mark_start
 from warehouse import queries
 from warehouse.db import Connection, check_database_file, session
-from warehouse.errors import EvidenceError, WarehouseMissing
+from warehouse.errors import EvidenceError, WarehouseMissing, first_line
 from warehouse.lock import ensure_no_refresh
 
 EXIT_USER_ERROR = 2
@@ -324,6 +324,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EvidenceError as e:
         print(f"evidence: {printable(str(e))}", file=sys.stderr)
         return EXIT_USER_ERROR
+    except Exception as e:
+        if not type(e).__module__.startswith(("duckdb", "_duckdb")):
+            raise
+        # a database that is not ours to trust (a failing view, a file of another
+        # make): one line, never a traceback that shows what it read
+        print(
+            f"evidence: the database could not be read: {printable(first_line(e))}", file=sys.stderr
+        )
+        return EXIT_USER_ERROR
     except KeyboardInterrupt:
         from flows.runtime import interrupted
 
@@ -333,8 +342,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _db_for_reading(args: argparse.Namespace) -> Path:
+    from warehouse.db import limit_readers
+
     config_dir = config_dir_from(args.config)
     settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
+    limit_readers(settings.memory_limit)
     db = resolve_db(args.db, settings)
     if not db.exists():
         from cli.demo import DEMO_DB
@@ -347,9 +359,12 @@ def _db_for_reading(args: argparse.Namespace) -> Path:
     return db
 
 
-def _reading(args: argparse.Namespace) -> AbstractContextManager[Connection]:
-    """A read-only connection for the block, closed after it."""
-    return session(_db_for_reading(args), read_only=True, now=clock.now())
+def _reading(
+    args: argparse.Namespace, folders: Sequence[Path] = ()
+) -> AbstractContextManager[Connection]:
+    """A read-only connection for the block, closed after it (reaching no file but those
+    in `folders`)."""
+    return session(_db_for_reading(args), read_only=True, now=clock.now(), folders=folders)
 
 
 def cmd_refresh(args: argparse.Namespace) -> int:
@@ -579,7 +594,7 @@ def cmd_site(args: argparse.Namespace) -> int:
         raise EvidenceError(f"--out {out} is a file: give a directory (made if missing)")
     config_dir = config_dir_from(args.config)
     settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
-    with _reading(args) as con:
+    with _reading(args, [out / "data"] if args.with_data else []) as con:
         try:
             index = write_site(
                 con, out, clock.now(), license=settings.site.license, with_data=args.with_data
@@ -608,7 +623,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise EvidenceError(f"{target} is a file: give a directory (made if missing)")
     config_dir = config_dir_from(args.config)
     settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
-    with _reading(args) as con:
+    with _reading(args, [target] if args.format else []) as con:
         if args.record and not queries.has_record(con, args.record):
             raise EvidenceError(f"no record {args.record!r} in the database")
         try:

@@ -30,11 +30,11 @@ def _summary(report: CheckReport, problems: list[Problem]) -> str:
     warnings = len(problems) - errors
     tally = f"{errors} error(s), {warnings} warning(s)"
     if not report.db_found:
-        return f"{_no_database(report)}; {tally}"
+        return f"{_clean(_no_database(report))}; {tally}"
     counts = report.counts()
     said = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
     claims = sum(len(r.claims) for r in report.records)
-    return (
+    return _clean(
         f"checked {len(report.records)} record(s), {claims} claim(s) against "
         f"{report.snapshots} stored snapshot(s) of {report.db}: {said}; {tally}"
     )
@@ -56,7 +56,7 @@ def _as_dict(p: Problem) -> dict[str, object]:
     return {
         "level": p.level,
         "kind": p.kind,
-        "file": _shown(p.file),
+        "file": _clean(_shown(p.file)),
         "line": p.line,
         "record_id": p.record_id,
         "claim_id": p.claim_id,
@@ -82,7 +82,8 @@ def _escape_property(text: str) -> str:
 
 
 def _place(file: str, line: int | None) -> str:
-    return f"{_shown(file)}:{line}" if line else _shown(file)
+    shown = _clean(_shown(file))  # a file's name is no line of its own, nor a command
+    return f"{shown}:{line}" if line else shown
 
 
 def _shown(file: str) -> str:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import enum
 import functools
 import hashlib
+import os
 import re
+import shutil
+import tempfile
 import time
 import types
 import typing
@@ -111,8 +115,10 @@ def connect(
     read_only: bool = False,
     now: datetime | None = None,
     wait_s: float | None = None,
+    folders: Sequence[Path] = (),
 ) -> duckdb.DuckDBPyConnection:
-    """Open the database; a writer also applies pending migrations.
+    """Open the database; a writer also applies pending migrations. A reader reaches no
+    file but those in `folders` (an export's output).
 
     Both wait up to `wait_s` (default READ_WAIT_S) for another process's write
     lock, then raise WarehouseBusy. A writer's checkpoints do not merge row groups
@@ -124,10 +130,19 @@ def connect(
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + (READ_WAIT_S if wait_s is None else wait_s)
-    # A reader writes nothing anywhere: no temporary files beside the database (DuckDB
-    # would spill into `<db>.tmp/` even with external access off); it works in memory.
+    # A reader is locked down whoever made the file (a database named by a pull request's
+    # settings.yaml is someone else's): no files, no extensions installed or loaded, its
+    # settings fixed once made. It spills to a private temporary folder of this process,
+    # never beside the database, within a memory limit.
     config: dict[str, str | bool | int | float | list[str]] = (
-        {"temp_directory": ""} if read_only else {}
+        {
+            "autoinstall_known_extensions": False,
+            "autoload_known_extensions": False,
+            "memory_limit": reader_memory_limit(),
+            "temp_directory": _spill_directory(),
+        }
+        if read_only
+        else {}
     )
     while True:
         try:
@@ -144,11 +159,41 @@ def connect(
     con.execute("SET TimeZone = 'UTC'")
     if now is not None:
         set_now(con, now)
-    if not read_only:
+    if read_only:
+        con.execute("SET enable_progress_bar = false")  # rows go to stdout, not a bar
+        if folders:
+            allowed = sorted({str(p) for f in folders for p in (f.absolute(), f.resolve())})
+            con.execute("SET allowed_directories = ?", [allowed])
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+    else:
         con.execute(NO_VACUUM)
         con.execute(CHECKPOINT_AT_CLOSE)
         migrate(con)
     return con
+
+
+# What a reader may hold in memory before it spills to disk, in DuckDB's words ("2GB",
+# "512MB"): settings' memory_limit as the command line read it, env
+# EVIDENCE_MEMORY_LIMIT over it.
+_reader_memory = ["2GB"]
+
+
+def limit_readers(memory_limit: str) -> None:
+    """The memory limit of every reader this process opens from now on."""
+    _reader_memory[0] = memory_limit
+
+
+def reader_memory_limit() -> str:
+    return os.environ.get("EVIDENCE_MEMORY_LIMIT") or _reader_memory[0]
+
+
+@functools.cache
+def _spill_directory() -> str:
+    """A private folder of this process for a reader's spills, removed at exit."""
+    folder = tempfile.mkdtemp(prefix="evidence-spill-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 @contextmanager
@@ -158,9 +203,10 @@ def session(
     read_only: bool = False,
     now: datetime | None = None,
     wait_s: float | None = None,
+    folders: Sequence[Path] = (),
 ) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection closed on exit (a writer holds the lock only this long)."""
-    con = connect(path, read_only=read_only, now=now, wait_s=wait_s)
+    con = connect(path, read_only=read_only, now=now, wait_s=wait_s, folders=folders)
     try:
         yield con
     finally:

@@ -96,9 +96,11 @@ def _start_user_query(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.Duck
     if len(statements) > 1:
         raise QueryError(f"evidence sql runs one statement at a time; this holds {len(statements)}")
     try:
-        con.execute("SET enable_external_access = false")
-        con.execute("SET enable_progress_bar = false")  # rows go to stdout, not a bar
-        con.execute("SET lock_configuration = true")
+        locked = con.execute("SELECT current_setting('lock_configuration')").fetchone()
+        if not (locked and locked[0]):  # a reader is locked down already (warehouse/db.py)
+            con.execute("SET enable_external_access = false")
+            con.execute("SET enable_progress_bar = false")  # rows go to stdout, not a bar
+            con.execute("SET lock_configuration = true")
         return con.execute(query)
     except duckdb.Error as e:
         message = first_line(e)

@@ -79,6 +79,9 @@ FIELDS: dict[str, dict[str, str]] = {
     "Settings": {
         "database": "The DuckDB file; relative to the current directory; env EVIDENCE_DB "
         "overrides.",
+        "memory_limit": "What a reader of the database (sql, status, check, ...) holds in "
+        "memory before it spills to a temporary folder, e.g. 2GB; env EVIDENCE_MEMORY_LIMIT "
+        "overrides.",
         "task_runner": "Where pages are read: threads (a local process pool) or dask.",
         "dask_address": "A Dask scheduler (tcp://host:8786) for task_runner: dask; default: "
         "a local cluster.",

@@ -87,7 +87,16 @@ def check_catalog(config_dir: Path) -> CheckedCatalog:
     if not config_dir.is_dir():
         raise ConfigError(str(config_dir), "no such config directory: pass --config DIR")
     # each file read once; its digest says whether it changed (mtimes are too coarse)
-    raw = {p: read_config_file(p) for p in sorted((config_dir / "records").glob("*.y*ml"))}
+    paths = sorted((config_dir / "records").glob("*.y*ml"))
+    home = config_dir.resolve()
+    for p in paths:  # a record file is the catalog's own: not a link to a file elsewhere
+        if not p.resolve().is_relative_to(home):
+            raise ConfigError(
+                str(p),
+                "a link to a file outside the catalog: a record file must live in "
+                f"{config_dir / 'records'} (copy it there)",
+            )
+    raw = {p: read_config_file(p) for p in paths}
     settings_path = config_dir / "settings.yaml"
     settings_raw = read_config_file(settings_path) if settings_path.exists() else b""
     stamp = tuple(

@@ -248,6 +248,9 @@ class HistorySettings(_Strict):
 
 class Settings(_Strict):
     database: str = "data/evidence.duckdb"
+    # What a reader of the database (sql, status, check, ...) holds in memory before it
+    # spills to a temporary folder, in DuckDB's words; env EVIDENCE_MEMORY_LIMIT overrides.
+    memory_limit: str = Field("2GB", pattern=r"^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$")
     task_runner: Literal["threads", "dask"] = "threads"  # where extract-pages tasks run
     dask_address: str | None = None  # a Dask scheduler (tcp://host:8786); none: a local cluster
     freshness_window: Duration = timedelta(days=15)

@@ -72,17 +72,48 @@ def test_a_bad_limit_is_one_line(db: Path, capsys: pytest.CaptureFixture[str]) -
     assert capsys.readouterr().err.count("\n") == 1
 
 
-def test_sql_has_no_temporary_directory_to_write_into(
+def test_sql_spills_to_a_folder_of_its_own_never_beside_the_database(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """DuckDB spills into `<db>.tmp/` when it exists, external access off or not."""
+    """DuckDB spills into `<db>.tmp/` when it exists: a reader's spills go to a private
+    temporary folder of its process instead, within the memory limit of the settings."""
     (db.parent / (db.name + ".tmp")).mkdir()
     code, out, err = sql(
-        db, capsys, "SELECT current_setting('temp_directory') AS t", "--format", "json"
+        db,
+        capsys,
+        "SELECT current_setting('temp_directory') AS t, current_setting('memory_limit') AS m",
+        "--format",
+        "json",
     )
     assert code == 0, err
-    assert json.loads(out) == [{"t": ""}]
+    (row,) = json.loads(out)
+    assert row["t"] and not Path(row["t"]).is_relative_to(db.parent)
+    assert Path(row["t"]).name.startswith("evidence-spill-")
+    assert row["m"].endswith("GiB") or row["m"].endswith("MiB")
     assert not list((db.parent / (db.name + ".tmp")).iterdir())
+
+
+@pytest.mark.slow
+def test_a_large_group_by_stays_within_the_memory_limit(db: Path, tmp_path: Path) -> None:
+    """A GROUP BY of thirty million groups: once past 4 GB, now within the limit the
+    settings give readers (it spills, and answers)."""
+    config = tmp_path / "limited"
+    config.mkdir()
+    (config / "settings.yaml").write_text(f"database: {db}\nmemory_limit: 300MB\n")
+    evidence = Path(sys.executable).parent / "evidence"
+    query = (
+        "SELECT i % 30000000 AS k, count(*) AS n FROM range(60000000) t(i) "
+        "GROUP BY k ORDER BY n DESC"
+    )
+    peak_kb = subprocess.run(
+        [sys.executable, "-c", PEAK, str(evidence), "sql", query, "--limit", "1",
+         "--config", str(config)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout  # fmt: skip
+    assert int(peak_kb) / 1024 < 800, f"{int(peak_kb) / 1024:.0f} MB"
 
 
 def test_sql_of_a_statement_without_rows_prints_no_rows(
