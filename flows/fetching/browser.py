@@ -29,6 +29,7 @@ import contextlib
 import http.cookiejar
 import os
 import shutil
+import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -53,6 +54,7 @@ from flows.fetching.engines import (
 from flows.fetching.guard import AddressGuard
 from flows.fetching.http import NOT_HTTP_ERRORS, failed, send, tls_context
 from flows.fetching.redirects import WEB_SCHEMES, Redirects
+from flows.fetching.renderers import RENDERER_MAX_MB, MemoryWatch
 from flows.runtime import progress
 from warehouse.errors import first_line
 from warehouse.pause import pause_point
@@ -131,6 +133,13 @@ class _Document:
     last_request_at: float = 0.0  # when the last of them ended (the event loop's clock)
 
 
+def _too_much_memory() -> FetchFailed:
+    return FetchFailed(
+        Outcome.TOO_LARGE,
+        f"the page's scripts took more than {RENDERER_MAX_MB} MB of memory (browser)",
+    )
+
+
 def find_browser(configured: str | None) -> str | None:
     """The Chromium to start: fetch.browser_path; else None for Playwright's own, when it
     is installed; else a chromium on PATH. LookupError, with the reason, when there is
@@ -195,8 +204,11 @@ async def open_renderer(
                     yield None
                     return
             renderer = BrowserRenderer(engines, limits, guard or AddressGuard(), client)
-            yield renderer
-            await renderer.later.drain()
+            try:
+                yield renderer
+                await renderer.later.drain()
+            finally:
+                await renderer.memory.close()
         finally:
             for engine in engines.values():
                 await engine.close()
@@ -262,6 +274,7 @@ class BrowserRenderer:
         self._loading: dict[Page, tuple[str, _Document]] = {}  # each page's current load
         self._tabs: weakref.WeakSet[Page] = weakref.WeakSet()  # the pages opened here
         self.later = Background()  # tabs let go, off the pages' path
+        self.memory = MemoryWatch()  # the renderers of a browser launched here
 
     async def _let_go(self, page: Page) -> None:
         """Close a tab that is not rendering a page: one of ours that still asks for
@@ -332,15 +345,37 @@ class BrowserRenderer:
         return self.engine(request.url).slots
 
     async def load(self, request: FetchRequest) -> Answer:
-        from playwright.async_api import Error
-        from playwright.async_api import TimeoutError as PageTimeout
-
         # The attempt's time (the Fetcher's limit) runs from here, a browser's start included.
         reserve = min(RESERVE_S, self.limits.timeout_s / 5)
         deadline = asyncio.get_running_loop().time() + self.limits.timeout_s - reserve
         engine = self.engine(request.url)
         browser = await engine.browser()
         document = _Document()
+        started = time.monotonic()
+        watching = (
+            self.memory.rendering() if not engine.endpoint.remote else contextlib.nullcontext()
+        )
+        async with watching:
+            html = await self._render(request, engine, browser, document, deadline, reserve)
+        if document.crashed and self.memory.killed_since(started):
+            raise _too_much_memory()
+        if document.failure is not None:
+            raise document.failure
+        return self._result(request, document, html)
+
+    async def _render(
+        self,
+        request: FetchRequest,
+        engine: Engine,
+        browser: Browser,
+        document: _Document,
+        deadline: float,
+        reserve: float,
+    ) -> str:
+        from playwright.async_api import Error
+        from playwright.async_api import TimeoutError as PageTimeout
+
+        started = time.monotonic()
         host = urlsplit(request.url).netloc.lower()
         page: Page | None = None
         held = None
@@ -371,6 +406,8 @@ class BrowserRenderer:
                     Outcome.TIMEOUT, f"{what} within {self.limits.timeout_s:g}s (browser)"
                 ) from None
             except Error as e:
+                if self.memory.killed_since(started):
+                    raise _too_much_memory() from None
                 raise await self._broken(engine, browser, document, e) from None
             healthy = not document.crashed
         finally:
@@ -380,9 +417,7 @@ class BrowserRenderer:
                     await close_quietly(page)
             if held is not None:
                 engine.release(held, page if healthy else None)
-        if document.failure is not None:
-            raise document.failure
-        return self._result(request, document, html)
+        return html
 
     async def _broken(
         self, engine: Engine, browser: Browser, document: _Document, error: Exception

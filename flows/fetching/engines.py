@@ -22,6 +22,7 @@ from urllib.parse import urldefrag, urlsplit
 
 from extractors.values import Outcome
 from flows.fetching.attempts import FetchFailed
+from flows.fetching.renderers import HEAP_ARGS
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Page, Playwright
@@ -48,7 +49,13 @@ NO_WEBRTC_ARGS = [
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
-LAUNCH_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", *NO_WEBRTC_ARGS]
+LAUNCH_ARGS = [
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    *NO_WEBRTC_ARGS,
+    *HEAP_ARGS,
+]
 
 
 @dataclass

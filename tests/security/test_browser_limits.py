@@ -135,3 +135,30 @@ def test_a_gzip_bomb_page_is_too_large_with_bounded_memory(web: WebServer) -> No
     print(f"\nbrowser gzip bomb: {outcome}, peak {own} MB here; tree {small} MB, then {bomb} MB")
     assert outcome == "too_large"
     assert int(bomb) - int(small) < GROWTH_BOUND_MB
+
+
+HOG = """<html><body><p>Loading</p><script>
+const kept = [];
+function grow() {
+  for (let i = 0; i < 20; i++) { kept.push(new Float64Array(1 << 20).fill(Math.random())); }
+  setTimeout(grow, 0);
+}
+grow();
+</script></body></html>"""
+
+
+@pytest.mark.slow
+def test_a_page_whose_scripts_take_memory_without_end_is_too_large(web: WebServer) -> None:
+    """Its renderer is killed past the limit (a few hundred MB a second, without end:
+    once the tree passed 4 GB in 12.5 s); the attempt is the page's `too_large`, and the
+    next page renders as usual."""
+    web.routes["/hog"] = Page(HOG)
+    web.routes["/fine"] = Page("<main><p>The lab offers 40 seats this year.</p></main>")
+    hog, fine = web.url("/hog"), web.url("/fine")
+    requests = [FetchRequest(u, render=Render.BROWSER, obey_robots=False) for u in (hog, fine)]
+    started = time.monotonic()
+    got = fetch_batch(requests, LIMITS, now)
+    assert got[hog][-1].outcome is Outcome.TOO_LARGE, got[hog][-1]
+    assert "memory" in (got[hog][-1].error or "")
+    assert got[fine][-1].outcome is Outcome.OK
+    assert time.monotonic() - started < 60
