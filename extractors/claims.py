@@ -256,6 +256,9 @@ def match_claim(quote: str, page: NormalizedText | str) -> ClaimCheck:
     return check
 
 
+MAX_WORD = 40  # the longest word a passage is widened over, each side
+
+
 def closest_passage(folded_quote: str, page: NormalizedText) -> tuple[str, int] | None:
     """The passage of the page nearest to an absent quote, and how near (0-100), when it
     scores at least CLOSEST_MIN: a hint of where a reworded sentence went, never a match.
@@ -274,10 +277,15 @@ def closest_passage(folded_quote: str, page: NormalizedText) -> tuple[str, int] 
         return None
     text = page.folded
     start, end = found.dest_start, found.dest_end
-    while start > 0 and text[start - 1].isalnum():
+    # widened to whole words, a word's length at most: a run of letters with no end (a
+    # page's base64, a hostile page) is no passage to quote
+    floor, ceiling = max(0, start - MAX_WORD), min(len(text), end + MAX_WORD)
+    while start > floor and text[start - 1].isalnum():
         start -= 1
-    while end < len(text) and text[end].isalnum():
+    while end < ceiling and text[end].isalnum():
         end += 1
+    if (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+        return None
     passage = page.span(start, end).strip()
     return (passage, int(found.score)) if passage else None
 

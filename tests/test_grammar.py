@@ -178,3 +178,15 @@ def test_reading_hash_tells_title_from_text() -> None:
     assert reading_hash(None, "body") != reading_hash(None, "Body")
     assert reading_hash(None, "body") == reading_hash("", "body")  # no title is an empty one
     assert reading_hash("T", "body") != reading_hash("", "body")
+
+
+def test_the_closest_passage_is_never_a_run_of_letters_without_end() -> None:
+    """Widened to whole words a word's length at most: a page's endless run of letters
+    (base64, a hostile page) gives no passage to quote, nor to write into a record."""
+    text = "Intro. Teams get $2,000 in credits for the best run" + "s" * 60_000 + " Bye."
+    assert (
+        closest_passage(
+            fold("Teams receive $2,000 in credits for the best runs"), normalize_text(text)
+        )
+        is None
+    )

@@ -157,3 +157,71 @@ def test_suggested_claim_ids_are_new_to_the_record() -> None:
     found = [Candidate(quote="Up to $5,000", score=1.0, what="money 5000 USD", slug="money")]
     lines = _claim_lines(found, "", "blog", {"money", "money-2"})
     assert lines[0].startswith("- id: money-3 ")
+
+
+# What a page can hand the writer: indicators a plain scalar may not start with, C1
+# controls and line separators that some YAML readers refuse or break lines at.
+AWKWARD = [
+    "| > - ? @",
+    "@home and ? marks",
+    "- a list, or not",
+    "NEL\x85inside",
+    "C1 \x9b control",
+    "line\u2028separator",
+    "tab\tinside",
+    "% percent first",
+]
+
+
+@pytest.mark.parametrize("value", AWKWARD)
+@pytest.mark.parametrize("record", ["acme", "other"])  # a block claim and a flow one
+def test_what_the_writer_writes_every_yaml_reader_reads_back(
+    tmp_path: Path, value: str, record: str
+) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text(BLOCK)
+    file = RecordFile(path, record)
+    file.set_claim("gpu-credits" if record == "acme" else "c", "quote", value)
+    after = file.new_text()
+    for loader in (yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        data = yaml.load(after, Loader=loader)  # noqa: S506
+        claims = data[0 if record == "acme" else 1]["claims"]
+        assert claims[0]["quote"] == value, (loader, after)
+
+
+@pytest.mark.parametrize(
+    ("style", "lines"), [("|", ["Applications are open"]), (">-", ["Applications", "are open"])]
+)
+def test_a_block_scalar_quote_is_replaced(tmp_path: Path, style: str, lines: list[str]) -> None:
+    text = (
+        "- id: r\n  title: R\n"
+        '  sources: [{id: s, url: "https://example.org/", role: primary}]\n'
+        "  claims:\n    - id: c\n"
+        f"      quote: {style}\n"
+        + "".join(f"        {line}\n" for line in lines)
+        + "      status: open\n"
+    )
+    path = tmp_path / "r.yaml"
+    path.write_text(text)
+    assert yaml.safe_load(text)[0]["claims"][0]["quote"].startswith("Applications")
+    file = RecordFile(path, "r")
+    file.set_claim("c", "quote", "Applications are closed")
+    after = file.new_text()
+    claim = yaml.safe_load(after)[0]["claims"][0]
+    assert claim == {"id": "c", "quote": "Applications are closed", "status": "open"}
+
+
+def test_suggested_claims_with_control_characters_are_yaml_the_catalog_reads() -> None:
+    found = [
+        Candidate(
+            quote="Up to \x9b$5,000\x85 a\u2028year",
+            score=1.0,
+            what="money 5000\nUSD\x1b[2J",
+            slug="money",
+        )
+    ]
+    lines = _claim_lines(found, "", "blog")
+    text = "\n".join(lines) + "\n"
+    assert "\x1b" not in text and "\x9b" not in text and "\n- " not in text[1:]
+    (claim,) = yaml.load(text, Loader=yaml.SafeLoader)  # noqa: S506
+    assert claim["quote"] == "Up to \x9b$5,000\x85 a\u2028year"

@@ -3,6 +3,7 @@ is fetched, every mistake one line naming the file, the line and the fix."""
 
 from flows.catalog.loading import (
     CheckedCatalog,
+    catalog_with,
     check_catalog,
     config_dir_from,
     load_catalog,
@@ -30,7 +31,13 @@ from flows.catalog.models import (
 )
 from flows.catalog.schema import json_schema
 from flows.catalog.served import check_held, check_served
-from flows.catalog.writer import RecordFile, diff_text, file_digest, write_atomically
+from flows.catalog.writer import (
+    RecordFile,
+    diff_text,
+    file_digest,
+    write_atomically,
+    yaml_quoted,
+)
 from flows.catalog.yaml_lines import load_yaml
 
 __all__ = [
@@ -47,6 +54,7 @@ __all__ = [
     "Settings",
     "SourceConfig",
     "__version__",
+    "catalog_with",
     "check_catalog",
     "check_held",
     "check_served",
@@ -65,4 +73,5 @@ __all__ = [
     "source_slug",
     "url_problem",
     "write_atomically",
+    "yaml_quoted",
 ]

@@ -111,6 +111,20 @@ def check_catalog(config_dir: Path) -> CheckedCatalog:
     return checked
 
 
+def catalog_with(config_dir: Path, path: Path, text: str) -> Catalog:
+    """The catalog as it would be with the record file `path` holding `text`, read with
+    nothing written: ConfigError for the first mistake it would hold."""
+    target = path.resolve()
+    raw = {
+        p: text.encode("utf-8") if p.resolve() == target else read_config_file(p)
+        for p in sorted((config_dir / "records").glob("*.y*ml"))
+    }
+    checked = _check_catalog(config_dir, raw)
+    if checked.errors:
+        raise checked.errors[0]
+    return checked.catalog
+
+
 def _check_catalog(config_dir: Path, raw: dict[Path, bytes]) -> CheckedCatalog:
     problems: list[ConfigError] = []
     settings = _read_settings(config_dir, problems)

@@ -31,6 +31,8 @@ from flows.catalog.yaml_lines import load_yaml
 from warehouse.errors import EvidenceError
 
 _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
+# Characters a plain scalar may not start with (YAML 1.1's indicators).
+_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +74,12 @@ class RecordFile:
         if not isinstance(node, ScalarNode):
             raise EvidenceError(f"{self.path}: claim {claim_id!r} has no {key} to replace")
         flow = self._in_flow(node)
-        self.edits.append(
-            Edit(node.start_mark.index, node.end_mark.index, render(value, node.style, flow))
-        )
+        old = self.text[node.start_mark.index : node.end_mark.index]
+        if node.style in ("|", ">"):  # a block scalar: written again as a quoted one
+            new = yaml_quoted(value) + "\n" * (len(old) - len(old.rstrip("\n")))
+        else:
+            new = render(value, node.style, flow)
+        self.edits.append(Edit(node.start_mark.index, node.end_mark.index, new))
         for claim in self.expected.get("claims") or []:
             if isinstance(claim, dict) and claim.get("id") == claim_id:
                 claim[key] = value
@@ -137,23 +142,45 @@ class RecordFile:
 def render(value: str, style: str | None, flow: bool) -> str:
     """A string as a YAML scalar: in `style` ('"', "'" or None for plain) when that style
     can hold it, else double-quoted."""
-    if style == "'" and "\n" not in value:
+    printable = not _UNPRINTABLE.search(value)
+    if style == "'" and "\n" not in value and printable:
         return "'" + value.replace("'", "''") + "'"
-    if style is None and _plain_ok(value, flow):
+    if style is None and printable and _plain_ok(value, flow):
         return value
-    return json.dumps(value, ensure_ascii=False)  # JSON strings are YAML double-quoted ones
+    return yaml_quoted(value)
+
+
+# What YAML's double-quoted scalars must escape beyond what JSON does: characters outside
+# YAML's printable set (C1 controls, DEL, surrogates, U+FFFE/FFFF) and those some readers
+# take for line breaks (NEL, the Unicode line and paragraph separators) or skip (BOM).
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]"
+)
+
+
+def yaml_quoted(value: str) -> str:
+    """A string as a double-quoted YAML scalar that every YAML reader (libyaml, pure-Python
+    PyYAML, ruamel.yaml) reads back as the same string."""
+    quoted = json.dumps(value, ensure_ascii=False)  # JSON strings are YAML double-quoted ones
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
 def _plain_ok(value: str, flow: bool) -> bool:
+    """Whether `value` may be written plain: it starts with no indicator and reads back
+    the same in a block mapping and, in a flow one, there too, by pure-Python PyYAML as
+    by libyaml."""
     if (
         not value
         or value != value.strip()
         or "\n" in value
+        or value[0] in _INDICATORS
         or (flow and _FLOW_UNSAFE.search(value))
     ):
         return False
+    docs = [f"k: {value}\n"] + ([f"{{k: {value}}}\n"] if flow else [])
+    loaders = [pyyaml.SafeLoader, getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)]
     try:
-        return pyyaml.safe_load(f"k: {value}\n") == {"k": value}
+        return all(pyyaml.load(d, Loader=L) == {"k": value} for d in docs for L in loaders)
     except pyyaml.YAMLError:
         return False
 

@@ -3,13 +3,13 @@ with candidate claims, ready to paste into the catalog."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 
 from extractors.candidates import candidates
 from extractors.encoding import decode_body
 from extractors.page import extract_page
+from extractors.printable import printable
 from extractors.values import Render, Role
 from flows.catalog import (
     FetchSettings,
@@ -19,6 +19,7 @@ from flows.catalog import (
     slugify,
     source_slug,
     write_atomically,
+    yaml_quoted,
 )
 from flows.fetching import FetchRequest, fetch_batch, last_live
 from flows.runtime import clock
@@ -114,10 +115,10 @@ def record_yaml(
         f"# suggested by `evidence suggest` on {now.date().isoformat()}: keep the claims you",
         "# want (best first), give the record a title and fields, add other sources",
         f"- id: {slugify(title or source_id)[:60].strip('-') or source_id}",
-        f"  title: {json.dumps(title or url, ensure_ascii=False)}",
+        f"  title: {yaml_quoted(title or url)}",
         "  sources:",
         f"    - id: {source_id}",
-        f"      url: {json.dumps(url)}",
+        f"      url: {yaml_quoted(url)}",
         f"      role: {role}",
     ]
     if render is Render.BROWSER:
@@ -125,6 +126,12 @@ def record_yaml(
     lines.append("  claims:")
     lines += _claim_lines(found, "    ")
     return "\n".join(lines) + "\n"
+
+
+def _comment(text: str) -> str:
+    """A page's words as a YAML comment: one line, every character that steers a terminal
+    or a YAML reader shown as its escape."""
+    return printable(" ".join(text.split()))
 
 
 def _claim_lines(
@@ -140,8 +147,8 @@ def _claim_lines(
         while claim_id in used:
             claim_id, n = f"{c.slug[:37].strip('-')}-{n}", n + 1
         used.add(claim_id)
-        lines.append(f"{indent}- id: {claim_id}  # {c.what}")
-        lines.append(f"{indent}  quote: {json.dumps(c.quote, ensure_ascii=False)}")
+        lines.append(f"{indent}- id: {claim_id}  # {_comment(c.what)}")
+        lines.append(f"{indent}  quote: {yaml_quoted(c.quote)}")
         if source_id is not None:
             lines.append(f"{indent}  sources: [{source_id}]")
         if c.what.startswith("status "):

@@ -12,10 +12,10 @@ from extractors.values import CheckOutcome, Role
 from flows.catalog import (
     Catalog,
     RecordFile,
+    catalog_with,
     did_you_mean,
     diff_text,
     file_digest,
-    load_catalog,
     write_atomically,
 )
 from flows.checks import check_claims
@@ -23,7 +23,7 @@ from flows.planning import catalog_rows, keeping_rows
 from flows.runtime import clock
 from warehouse import keeping, store
 from warehouse.db import session
-from warehouse.errors import ConfigError, EvidenceError, WarehouseMissing
+from warehouse.errors import EvidenceError, WarehouseMissing
 from warehouse.keeping import CurrentCheck
 from warehouse.lock import refresh_lock
 
@@ -104,12 +104,10 @@ def update_claim(
         if dry_run:
             return Update(record_id, claim_id, check.source_id, path, diff, False)
         grade_before = keeping.record_grade(con, record_id)
+        # the catalog as it will be, checked before anything is written: the file is
+        # written once, whole, and only when valid (a kill leaves it as it was or done)
+        updated = catalog_with(catalog.config_dir, path, after_text)
         write_atomically(path, after_text)
-        try:
-            updated = load_catalog(catalog.config_dir)
-        except ConfigError:
-            write_atomically(path, before_text)
-            raise
         store.sync_catalog(con, *catalog_rows(updated))
         keeping.sync_keeping(con, *keeping_rows(updated))
         keeping.note_update(con, check, record_id, claim_id, words, new_status, now)
