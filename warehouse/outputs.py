@@ -9,7 +9,9 @@ planted `index.html -> ~/.bashrc` is replaced by the page, never written through
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,13 +77,18 @@ def dir_in(folder: Path, name: str) -> Path:
 @contextmanager
 def replacing(target: Path) -> Iterator[Path]:
     """A temporary path beside `target` to write to, renamed over it when the block
-    ends well and removed when it fails. `target` comes from output_file or file_in."""
-    partial = target.with_name(f".{target.name}.partial")
+    ends well and removed when it fails. `target` comes from output_file or file_in.
+
+    The path is in a folder of our own made beside the target (mkdtemp: a new name,
+    created exclusively, ours alone to write in), never a predictable name a planted
+    link could stand on."""
+    own = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+    partial = own / target.name
     try:
         yield partial
         os.replace(partial, target)
     finally:
-        partial.unlink(missing_ok=True)
+        shutil.rmtree(own, ignore_errors=True)
 
 
 def write_text(target: Path, text: str) -> None:

@@ -209,3 +209,29 @@ def test_gc_compacts_a_path_holding_a_double_quote(
         capsys, "sql", "SELECT count(*) AS n FROM snapshots", "--db", str(quoted), "--format", "csv"
     )
     assert code == 0 and out.splitlines() == ["n", "1"], err
+
+
+@pytest.mark.parametrize(
+    ("argv", "names"),
+    [
+        (["export", "--warc", "{out}/pages.warc.gz"], ["pages.warc.gz"]),
+        (["export", "--format", "csv", "{out}"], ["record_status.csv", "datapackage.json"]),
+        (["site", "--out", "{out}"], ["index.html", "feed.xml"]),
+    ],
+)
+def test_planted_partial_links_beside_an_output_are_never_written_through(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], names: list[str]
+) -> None:
+    """A `.NAME.partial -> victim` planted where the output goes: the temporary file of
+    a write is never at a name one could plant (it is made new, in a folder of its own)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    victim = tmp_path / "victim"
+    victim.write_text("keep me")
+    for name in names:
+        (out / f".{name}.partial").symlink_to(victim)
+    code, _, err = run(capsys, *[a.format(out=out) for a in argv], "--db", str(db))
+    assert code == 0, err
+    assert victim.read_text() == "keep me"
+    assert all((out / name).is_file() and not (out / name).is_symlink() for name in names)
+    assert not [p for p in out.iterdir() if p.name.endswith(".partial") and p.is_dir()]
