@@ -30,6 +30,7 @@ _YAML_TAGS = frozenset(
 # libyaml's parser when PyYAML has it (much faster), the same nodes and marks.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 @dataclass
@@ -152,7 +153,13 @@ def _to_data(
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = _scalar(key_node)
+            if key_node.tag == _MERGE_TAG:
+                raise ConfigError(
+                    str(path),
+                    "a YAML merge key (<<) is not read here: write the keys out in full",
+                    key_node.start_mark.line + 1,
+                )
+            key = _scalar(key_node, path)
             if key in out:
                 duplicate = ConfigError(
                     str(path), f"duplicate key {key!r}: keep one", key_node.start_mark.line + 1
@@ -168,11 +175,18 @@ def _to_data(
         return [
             _to_data(v, (*loc, i), lines, budget, path, problems) for i, v in enumerate(node.value)
         ]
-    return _scalar(node)
+    return _scalar(node, path)
 
 
-def _scalar(node: yaml.Node) -> Any:
+def _scalar(node: yaml.Node, path: Path | None = None) -> Any:
     if node.tag == _STR_TAG:
         return node.value  # most scalars: no constructor needed
-    value = yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+    try:
+        value = yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+    except yaml.YAMLError as e:
+        raise ConfigError(
+            str(path or "?"),
+            f"a YAML value that cannot be read ({first_line(e)}): write it plainly",
+            node.start_mark.line + 1,
+        ) from None
     return value if isinstance(value, str | int | float | bool | None) else str(value)

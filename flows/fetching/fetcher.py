@@ -28,7 +28,7 @@ from protego import Protego
 from extractors.values import Outcome, Render, Via
 from flows.catalog import url_problem
 from flows.fetching.attempts import Answer, Attempt, FetchFailed, FetchRequest
-from flows.fetching.bodies import ACCEPT_ENCODING, read_body
+from flows.fetching.bodies import ACCEPT_ENCODING, decoded_pieces, read_body
 from flows.fetching.guard import AddressGuard
 from flows.fetching.http import NOT_HTTP_ERRORS, HttpLoader, open_clients, send
 from flows.fetching.redirects import REDIRECT_STATUSES, WEB_SCHEMES, Redirects
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 RETRY_AFTER_CAP_S = 30.0
 BACKOFF_BASE_S = 0.5
 ROBOTS_MAX_BYTES = 500_000
+ROBOTS_TIMEOUT_S = 5.0  # a robots.txt is read within this (and fetch.timeout_s)
 RETRYABLE = frozenset({Outcome.TIMEOUT, Outcome.CONNECT_ERROR, Outcome.DNS_ERROR})
 NO_BROWSER = "no browser could be started for a `render: browser` source"
 
@@ -200,12 +201,16 @@ class Fetcher:
 
     async def _read_robots(self, origin: str) -> Protego | None:
         """The host's rules, or None for none: robots.txt streamed and cut at
-        ROBOTS_MAX_BYTES, its redirects followed here under the same guard as a page's."""
+        ROBOTS_MAX_BYTES or at its own time (the rules read by then are kept, as at the
+        size cut: they come first), its redirects followed here under the same guard as a
+        page's."""
         url = origin + "/robots.txt"
         redirects = Redirects(url, self.guard)
         headers = {"User-Agent": self.limits.user_agent, "Accept-Encoding": ACCEPT_ENCODING}
+        pieces: list[bytes] = []
+        charset: str | None = None  # set once a 200 answer's body is being read
         try:
-            async with asyncio.timeout(self.limits.timeout_s):
+            async with asyncio.timeout(min(ROBOTS_TIMEOUT_S, self.limits.timeout_s)):
                 while True:
                     request = self.client.build_request("GET", url, headers=headers)
                     response = await send(self.client, request)
@@ -214,18 +219,24 @@ class Fetcher:
                         if response.status_code in REDIRECT_STATUSES and location is not None:
                             url = await redirects.follow(url, location)
                             continue
-                        # read (the connection is kept for the page), cut past the limit
-                        body = await read_body(response, ROBOTS_MAX_BYTES, cut=True)
                         if response.status_code != 200:
+                            # read (the connection is kept for the page), cut past the limit
+                            await read_body(response, ROBOTS_MAX_BYTES, cut=True)
                             return None  # 4xx: no rules; 5xx: the page fetch decides
                         charset = response.charset_encoding or "utf-8"
+                        async for piece in decoded_pieces(response, ROBOTS_MAX_BYTES, cut=True):
+                            pieces.append(piece)
                     finally:
                         await response.aclose()
                     break
+        except TimeoutError:
+            if charset is None:
+                return None  # no answer in time: the fetch itself will say what it gets
         except Exception:
             return None  # unreachable or refused robots.txt: the fetch itself will say why
+        body = b"".join(pieces)
         try:
-            text = body.decode(charset, errors="replace")
+            text = body.decode(charset or "utf-8", errors="replace")
         except LookupError:
             text = body.decode("utf-8", errors="replace")
         return Protego.parse(text)

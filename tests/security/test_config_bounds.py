@@ -212,3 +212,48 @@ def test_a_file_of_many_small_nodes_costs_little_memory(tmp_path: Path) -> None:
     assert out[0] == "ConfigError"
     peak_mb = int(out[1]) / 1024
     assert peak_mb < 200, f"peak {peak_mb:.0f} MB"
+
+
+MERGE = (
+    "base: &b\n  role: primary\n"
+    "id: r\ntitle: R\n"
+    "sources:\n  - <<: *b\n    url: https://example.org/\n"
+    "claims: [{id: c, quote: x y z}]\n"
+)
+
+
+def test_a_yaml_merge_key_is_one_config_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`<<:` (YAML 1.1's merge key) once reached a constructor that raised: a traceback
+    in check, refresh and plan."""
+    config = tmp_path / "config"
+    (config / "records").mkdir(parents=True)
+    (config / "records" / "r.yaml").write_text(MERGE)
+    with pytest.raises(ConfigError, match=r"merge key \(<<\)"):
+        load_catalog(config)
+    assert main(["check", "--config", str(config)]) == 2
+    said = capsys.readouterr()
+    assert "r.yaml:6: error: a YAML merge key" in said.out and "Traceback" not in said.err
+    assert main(["refresh", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "merge key" in err
+
+
+@pytest.mark.slow  # plan asks git
+def test_a_merge_key_only_in_the_base_commit_is_no_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config"
+    (config / "records").mkdir(parents=True)
+    (config / "records" / "r.yaml").write_text(MERGE)
+    git = ["git", "-C", str(tmp_path), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], check=True)
+    (config / "records" / "r.yaml").write_text(
+        'id: r\ntitle: R\nsources: [{id: s, url: "https://example.org/", role: primary}]\n'
+    )
+    code = main(["plan", "--config", str(config)])
+    said = capsys.readouterr()
+    assert code in (0, 2) and "Traceback" not in said.err + said.out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import threading
+import time
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler
 
@@ -95,3 +96,46 @@ def test_a_robots_txt_redirected_within_its_host_is_followed(web: WebServer) -> 
     url = web.url("/private/p")
     (got,) = fetch_batch([FetchRequest(url)], LIMITS, now)[url]
     assert got.outcome is Outcome.ROBOTS_DISALLOWED and web.hits["/private/p"] == 0
+
+
+class Slow:
+    """A robots.txt whose rules come first, then a comment dripping a byte at a time
+    for ever."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+
+    def __call__(self, h: BaseHTTPRequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/plain")
+        h.send_header("Content-Length", "1000000")
+        h.end_headers()
+        try:
+            h.wfile.write(RULES + b"# ")
+            h.wfile.flush()
+            while not self.stop.wait(0.3):
+                h.wfile.write(b"x")
+                h.wfile.flush()
+        except OSError:
+            pass
+
+
+def test_a_slow_robots_txt_is_cut_at_its_time_and_its_rules_kept(web: WebServer) -> None:
+    """Time cuts it as size does: the rules read by then hold (the private page is
+    disallowed, the public one fetched), and the pages do not wait out the fetch's whole
+    time limit for it."""
+    slow = Slow()
+    web.routes["/robots.txt"] = slow
+    web.routes["/private/p"] = Page("<p>secret</p>")
+    web.routes["/public"] = Page("<p>12 seats left</p>")
+    limits = FetchSettings(timeout_s=20, retries=0, user_agent="t")
+    urls = [web.url("/private/p"), web.url("/public")]
+    started = time.monotonic()
+    try:
+        got = fetch_batch([FetchRequest(u) for u in urls], limits, now)
+    finally:
+        slow.stop.set()
+    assert got[urls[0]][-1].outcome is Outcome.ROBOTS_DISALLOWED
+    assert got[urls[1]][-1].outcome is Outcome.OK
+    assert web.hits["/private/p"] == 0
+    assert time.monotonic() - started < 15  # not the fetch's 20 s
