@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -39,12 +38,17 @@ CHANGED = ("nimbus-free-tier", "nimbus-free")  # the record and source day 2 cha
 FAILING = "/aggregator.example/free-gpu-roundup.html"  # fails on day 2
 
 
+# The demo's records name their pages on this host (a name that is never anyone's,
+# RFC 2606, and a URL every schema accepts); `evidence demo` points them at its site.
+SAMPLE_HOST = "http://sample.invalid"
+
+
 def write_demo_config(source: Path, target: Path, base_url: str) -> Path:
-    """Copy the demo catalog, pointing its {base} URLs at the running sample site."""
+    """Copy the demo catalog, pointing its SAMPLE_HOST URLs at the running sample site."""
     shutil.copytree(source, target, dirs_exist_ok=True)
     for path in (target / "records").glob("*.yaml"):
         path.write_text(
-            path.read_text(encoding="utf-8").replace("{base}", base_url), encoding="utf-8"
+            path.read_text(encoding="utf-8").replace(SAMPLE_HOST, base_url), encoding="utf-8"
         )
     return target
 
@@ -63,8 +67,10 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
     ensure_no_refresh(db)
     today = clock.now()
     days = (today - timedelta(days=1), today)
-    with _sample_site() as site, tempfile.TemporaryDirectory() as tmp:
-        config = write_demo_config(DEMO_DIR / "config", Path(tmp) / "config", site.base_url)
+    with _sample_site() as site:
+        # beside its database, not in a temporary folder: the catalog a refusal of that
+        # database names ("records ... came from DIR") is there to look at
+        config = write_demo_config(DEMO_DIR / "config", db.parent / "demo-config", site.base_url)
         catalog = load_catalog(config)  # a config error stops here, before Prefect starts
         start_afresh(db, {r.id for r in catalog.records})
         print(f"evidence demo: serving {DEMO_DIR / 'pages'} at {site.base_url}", file=sys.stderr)
@@ -103,7 +109,9 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         f"{me} show {CHANGED[0]} --db {db}",
         f"{me} alerts --db {db}",
         f'{me} sql "SELECT * FROM claim_status" --db {db}',  # noqa: S608 (a usage hint)
-        "make demo   (again: the same two days, from a fresh database)",
+        "make demo   (again: the same two days, from a fresh database)"
+        if Path("Makefile").is_file()
+        else f"{me} demo   (again: the same two days, from a fresh database)",
     ):
         print(f"  {hint}")
     print(f"The catalog as a static site: {index.absolute()}")

@@ -45,10 +45,16 @@ def diff_report(
     if colour is None:
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     out = []
+    failing = queries.failing_since(con, record_id)
     for source, snapshots in history.items():
         pair = pick(snapshots, since, until)
         if pair is None:
-            out.append(f"{source}: fewer than two snapshots in that range: nothing to compare")
+            where = " in that range" if since is not None or until is not None else " yet"
+            line = f"{source}: fewer than two snapshots{where}: nothing to compare"
+            if source in failing:
+                outcome, when = failing[source]
+                line += f" (its page has failed since {when:%Y-%m-%d}: {outcome})"
+            out.append(line)
             continue
         old, new = pair
         head = f"{source}: snapshot {_label(old)} -> {_label(new)}"

@@ -35,7 +35,7 @@ from flows.catalog import (
 from flows.runtime import clock, mark_start
 from warehouse import queries
 from warehouse.db import Connection, check_database_file, session
-from warehouse.errors import EvidenceError, WarehouseMissing, first_line
+from warehouse.errors import ConfigError, EvidenceError, WarehouseMissing, first_line
 from warehouse.lock import ensure_no_refresh
 
 EXIT_USER_ERROR = 2
@@ -345,6 +345,10 @@ def _db_for_reading(args: argparse.Namespace) -> Path:
     from warehouse.db import limit_readers
 
     config_dir = config_dir_from(args.config)
+    if (args.config or os.environ.get("EVIDENCE_CONFIG")) and not config_dir.is_dir():
+        # a directory named and missing is a mistake, as it is to `refresh`; only the
+        # default ./config may be absent (a database read with --db alone)
+        raise ConfigError(str(config_dir), "no such config directory: pass --config DIR")
     settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
     limit_readers(settings.memory_limit)
     db = resolve_db(args.db, settings)
@@ -498,10 +502,15 @@ def cmd_alerts(args: argparse.Namespace) -> int:
         print(_formatted(args.format, columns, rows))
         return 0
     if not rows:
+        filtered = [f"of kind {args.kind}"] if args.kind else []
+        filtered += [f"since {args.since}"] if args.since else []
+        said = f" {' and '.join(filtered)}" if filtered else ""
         print(
-            "no alerts kept" + (" of that kind or since then" if args.kind or args.since else "")
+            f"no alerts kept{said}"
             if args.all
-            else "no open alert, and none raised by the newest run (--all: every one kept)"
+            else f"no open alert{said}, and none{said} raised by the newest run"
+            + (" (--kind and --since filter what is shown)" if filtered else "")
+            + " (--all: every one kept)"
         )
         return 0
     at = [columns.index(c) for c in ALERT_COLUMNS]
@@ -846,6 +855,9 @@ COMMANDS = {
 }
 
 
+EXIT_BROKEN_PIPE = 141  # as a shell says a process SIGPIPE ended: 128 + 13
+
+
 def run() -> None:
     """The `evidence` command: main(), then an exit that skips the collector's last pass.
 
@@ -856,7 +868,14 @@ def run() -> None:
     mark_start()  # a refresh's `time:` counts from the process's start
     # SIGUSR1 prints every thread's stack on stderr: what a command that hangs waits on
     faulthandler.register(signal.SIGUSR1, all_threads=True)
-    code = main()
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away (`evidence sql ... | head -1`): nothing more to say, and
+        # nothing said at exit either (stdout points at /dev/null from here)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = EXIT_BROKEN_PIPE
     gc.freeze()
     sys.exit(code)
 

@@ -34,9 +34,11 @@ def _summary(report: CheckReport, problems: list[Problem]) -> str:
     counts = report.counts()
     said = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
     claims = sum(len(r.claims) for r in report.records)
+    checks = sum(counts.values())
     return _clean(
         f"checked {len(report.records)} record(s), {claims} claim(s) against "
-        f"{report.snapshots} stored snapshot(s) of {report.db}: {said}; {tally}"
+        f"{report.snapshots} stored snapshot(s) of {report.db}: of {checks} check(s) of a "
+        f"claim on a source, {said}; {tally}"
     )
 
 

@@ -20,6 +20,7 @@ from cli.record_page import claims_on_page, figures_on_page, sources_on_page
 from cli.render import evidence_said
 from extractors.grading import urgency
 from extractors.values import Freshness, Grade
+from flows.catalog import license_url
 from warehouse import queries
 from warehouse.db import Connection
 from warehouse.errors import WarehouseError
@@ -192,7 +193,7 @@ def dataset(
         "creator": {"@type": "Organization", "name": "evidence-pipeline", "url": PROJECT_URL},
     }
     if license:
-        data["license"] = license
+        data["license"] = license_url(license)  # an SPDX id given as its licence's URL
     if files:
         data["distribution"] = [
             {

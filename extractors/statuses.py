@@ -339,6 +339,8 @@ def _open_to(c: Clause) -> bool:
         return True
     rest = after[3:]
     lex = lexicon()
+    if _names(c, "intake") or _names(c, "call"):
+        return True  # "applications are open to faculty": open, and to whom
     return (
         "now" in c.chain
         or any(rest.startswith(w) for w in lex.words["everyone"])

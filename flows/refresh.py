@@ -152,7 +152,9 @@ def refresh_flow(
             )
         fetch = catalog.settings.fetch
         plan = plan_requests(selected, states, fetch.obey_robots, fetch.render, only)
-        progress(f"refreshing {len(selected)} records: {len(plan.requests)} URLs")
+        progress(
+            f"refreshing {_count(len(selected), 'record')}: {_count(len(plan.requests), 'URL')}"
+        )
         if reasons is not None:
             said = ", ".join(f"{n} {why}" for why, n in reasons.most_common())
             total = sum(len(r.config.sources) for r in selected)
@@ -196,6 +198,10 @@ def refresh_flow(
             print("\n".join(report.summary_lines()), flush=True)
         flush_run_logs()
         return report
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 def _deployed() -> bool:

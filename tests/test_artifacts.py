@@ -119,7 +119,7 @@ def test_artifacts_on_a_real_prefect_server(
     # Progress in the UI: each line the CLI printed, in the flow run's logs as well.
     logged = [log["message"] for log in logs.json() if log["name"] == "evidence"]
     printed = [line.removeprefix("evidence: ") for line in done.stderr.splitlines()]
-    assert "refreshing 1 records: 1 URLs" in logged
+    assert "refreshing 1 record: 1 URL" in logged
     assert any(m.startswith("time: ") for m in logged)
     assert set(logged) <= set(printed)
     assert all(log["flow_run_id"] for log in logs.json() if log["name"] == "evidence")
@@ -152,7 +152,7 @@ def test_progress_reaches_the_run_logs_of_flow_and_task_runs(
     with get_client(sync_client=True) as client:
         logs = client.read_logs(log_filter=LogFilter(flow_run_id=LogFilterFlowRunId(any_=[run_id])))
     ours = [log for log in logs if log.name == "evidence"]
-    assert "refreshing 1 records: 1 URLs" in [log.message for log in ours]
+    assert "refreshing 1 record: 1 URL" in [log.message for log in ours]
     held = [log for log in ours if log.message.startswith("holding the new page of logged/p")]
     assert held and held[0].task_run_id is not None  # logged by the check-and-grade task
     assert all(log.task_run_id is None for log in ours if log.message.startswith("time: "))

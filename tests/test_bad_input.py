@@ -48,7 +48,7 @@ CASES = [
     (["diff", "nope"], "no record 'nope'"),
     (["diff", "r", "--from", "2026-12-02", "--to", "2026-12-01"], "is after --to"),
     (["diff", "r", "--from", "yesterday"], "is not a date"),
-    (["accept", "nope", "p"], "nothing of nope/p"),
+    (["accept", "nope", "p"], "no record 'nope'"),
     (["site", "--out", "{file}"], "is a file"),
     (["site", "--out", "/proc/evidence-site"], "a file of the system"),
     (["gc", "--fetches-before", "soon"], "is not a date"),
@@ -67,6 +67,10 @@ CASES = [
     (["export", "--format", "csv", "{file}"], "is a file"),
     (["export", "--warc", "w.warc.gz", "--format", "csv", "d"], "give --warc FILE, or --format"),
     (["refresh", "--config", "{nowhere}"], "no such config directory"),
+    (["status", "--config", "{nowhere}"], "no such config directory"),
+    (["sql", "SELECT 1", "--config", "{nowhere}"], "no such config directory"),
+    (["check", "{file}"], "not a record file of the catalog"),
+    (["check", "{missing}"], "no such file"),
     (["--config", "{nowhere}", "serve"], "no such config directory"),
     (["no-such-command"], "invalid choice"),
 ]
@@ -88,3 +92,48 @@ def test_a_mistake_is_one_line_and_exit_2(
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and len(lines) == 1, done.stderr
     assert lines[0].startswith("evidence") and says in lines[0], lines[0]
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "db"
+READERS = [
+    ["status"],
+    ["sources"],
+    ["review"],
+    ["show", "r"],
+    ["alerts"],
+    ["sql", "SELECT 1"],
+    ["diff", "r"],
+    ["site", "--out", "{root}/site"],
+    ["export", "--format", "csv", "{root}/out"],
+    ["check"],
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fixture", ["schema1.duckdb", "schema6.duckdb"])
+@pytest.mark.parametrize("args", READERS, ids=[" ".join(a) for a in READERS])
+def test_a_database_of_an_earlier_release_is_one_line_for_every_reader(
+    args: list[str], fixture: str, tmp_path: Path
+) -> None:
+    """Every read command meets one check at its connection: one line naming the fix,
+    exit 2, and the file untouched."""
+    import hashlib
+    import shutil
+
+    db = tmp_path / "old.duckdb"
+    shutil.copy(FIXTURES / fixture, db)
+    digest = hashlib.sha256(db.read_bytes()).hexdigest()
+    config = write_config(
+        tmp_path,
+        "id: r\ntitle: R\nsources: [{id: p, url: 'http://127.0.0.1:9/p', role: primary}]\n",
+    )
+    argv = [a.format(root=tmp_path) for a in args] + ["--config", str(config), "--db", str(db)]
+    env = {k: v for k, v in os.environ.items() if k not in ("EVIDENCE_DB", "EVIDENCE_CONFIG")}
+    done = subprocess.run(
+        [str(EVIDENCE), *argv], capture_output=True, text=True, timeout=120, env=env
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and len(lines) == 1, done.stderr
+    assert "earlier release" in lines[0] and "evidence refresh" in lines[0], lines[0]
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == digest

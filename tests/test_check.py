@@ -147,6 +147,8 @@ def test_exit_1_for_a_claim_absent_or_changed_on_every_primary(
     assert f"{file}:10: warning: r/credits: changed on t (third-party)" in out, out
     assert "hours" not in out  # confirmed on a primary; absent on the other one is no news
     assert lines[-1].startswith("checked 1 record(s), 4 claim(s) against 3 stored snapshot(s)")
+    # the outcomes are of claims on sources, and said to be
+    assert "of 7 check(s) of a claim on a source, 2 confirmed" in lines[-1], lines[-1]
     assert "2 error(s), 1 warning(s)" in lines[-1]
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest  # nothing written
 
@@ -300,7 +302,7 @@ def test_a_database_of_an_earlier_release_is_one_line_exit_2(
     assert (code, out) == (2, "")
     assert err.strip() == (
         f"evidence: the database at {db} was written by an earlier release: run `evidence "
-        "refresh` once to upgrade it, then check again"
+        "refresh` once to upgrade it (its history is kept), then try again"
     )
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
 

@@ -78,7 +78,7 @@ def warehouse(site: WebServer, tmp_path_factory: pytest.TempPathFactory) -> tupl
         "3 URL(s) fetched: 2 with a new snapshot, 0 unchanged, 1 failed",
         f"failed: {site.url('/gone')} (team-credits/gone): http_error: HTTP 404 Not Found",
     ]
-    assert "evidence: refreshing 1 records: 3 URLs" in result.stderr
+    assert "evidence: refreshing 1 record: 3 URLs" in result.stderr
     # the whole wall time, start-up (the interpreter, imports, Prefect) its own part
     (timed,) = [line for line in result.stderr.splitlines() if line.startswith("evidence: time:")]
     total, startup = re.match(r"evidence: time: ([\d.]+) s \(start-up ([\d.]+) s\)", timed).groups()

@@ -145,23 +145,31 @@ def test_refresh_due_fetches_what_is_due_and_says_why(
     refresh_at(config, db, T0, monkeypatch)
     hits = dict(web.hits)
 
-    # asked just after that run, it answers for the next one, a day on: only the failing
-    # source is due (tried again one run later)
+    # asked just after that run, it answers for the next one, a day on: the failing source
+    # (tried again one run later) and the new ones, being learned (a day after their first
+    # fetch)
+    learning = "learning how often it changes"
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + timedelta(minutes=5)).isoformat())
-    assert _due(config, capsys) == {"a/a2": "failing (1 in a row): tried again"}
+    assert _due(config, capsys) == {
+        "a/a1": learning,
+        "a/a2": "failing (1 in a row): tried again",
+        "b/b1": learning,
+    }
     assert _due(config, capsys, at=T0 + timedelta(hours=1)) == {}  # a run then: nothing
     from flows.refresh import refresh_flow
 
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + DAY).isoformat())
     report = refresh_flow(str(config), str(db), None, True)
-    assert web.hits["/a1"] == hits["/a1"] and web.hits["/b1"] == hits["/b1"]
+    assert web.hits["/a1"] == hits["/a1"] + 1 and web.hits["/b1"] == hits["/b1"] + 1
     assert web.hits["/gone"] > hits["/gone"]
-    assert report.urls == 1 and report.failed == 1
-    # two days on: the failing one waits two runs now; nothing is due, nothing raised
+    assert report.urls == 3 and report.failed == 1
+    # two days on: the failing one waits two runs now; the new ones, watched a day, are
+    # due again (a day after); nothing fails, nothing is raised
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + 2 * DAY).isoformat())
-    assert _due(config, capsys, at=T0 + 2 * DAY) == {}
+    assert _due(config, capsys, at=T0 + 2 * DAY) == {"a/a1": learning, "b/b1": learning}
     report = refresh_flow(str(config), str(db), None, True)
-    assert report.urls == 0 and report.failures == [] and report.alerts == []
+    assert report.urls == 2 and report.failures == [] and report.alerts == []
+    hits = dict(web.hits)
     con = connect(db, read_only=True)
     try:
         status = con.execute(
@@ -174,9 +182,9 @@ def test_refresh_due_fetches_what_is_due_and_says_why(
         con.close()
     assert status == [("a", "documented", "fresh"), ("b", "documented", "fresh")]
     assert health == [
-        ("a1", 0, T0 + 13 * DAY),
+        ("a1", 0, T0 + 4 * DAY),  # watched two days unchanged: two days on
         ("a2", 2, T0 + DAY + 2 * DAY),
-        ("b1", 0, T0 + 13 * DAY),
+        ("b1", 0, T0 + 4 * DAY),
     ]
 
     # a claim changed, a source asked for; then, 13 days after those, the window
@@ -193,7 +201,7 @@ def test_refresh_due_fetches_what_is_due_and_says_why(
         b1_due = con.execute("SELECT next_due FROM source_health WHERE source_id = 'b1'").fetchone()
     finally:
         con.close()
-    assert b1_due == (T0,)  # due since its last fetch
+    assert b1_due == (T0 + 2 * DAY,)  # due since its last fetch
     assert main(["refresh", "--due", "--source", "a/a1", "--config", str(config)]) == 0
     assert web.hits["/a1"] == hits["/a1"] + 1 and web.hits["/b1"] == hits["/b1"] + 1
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + 14 * DAY + timedelta(hours=1)).isoformat())

@@ -76,3 +76,25 @@ def test_try_repo_runs_evidence_check_on_changed_catalog_files(tmp_path: Path) -
     only_readme = run(repo, *pre_commit, "--files", "README.md", env=env)
     assert only_readme.returncode == 0
     assert "(no files to check)Skipped" in only_readme.stdout
+
+
+@pytest.mark.slow  # asks git
+def test_the_documented_pre_commit_rev_exists() -> None:
+    """The snippet's `rev:` names a branch or tag the repository has (not a tag of a
+    release that was never made)."""
+    import re
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    doc = (root / "docs" / "catalog-as-code.md").read_text()
+    block = doc[doc.index("repo: https://github.com/evidence-pipeline/evidence-pipeline") :]
+    rev = re.search(r"rev: (\S+)", block)
+    assert rev is not None
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    found = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "--verify", "--quiet", f"{rev[1]}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    assert found.returncode == 0, f"rev {rev[1]!r} is not in the repository"

@@ -313,8 +313,10 @@ def test_from_a_changed_primary_to_documented_with_real_refreshes(
     capsys.readouterr()
     assert main(["review", "--format", "csv", *args]) == 0
     lines = capsys.readouterr().out.splitlines()
+    scope = f" --config {config.resolve()} --db {db.resolve()}"
     assert lines[1:] == [
-        'r,prize,changed,"$4,000 -> $2,500 on own",2026-11-05,evidence update r prize',
+        'r,prize,changed,"$4,000 -> $2,500 on own",2026-11-05,'
+        f"evidence update r prize --source own{scope}",
         "r,,review-by,review by 2026-11-05,2026-11-05,"
         f"set a later review_by in {config / 'records' / 'r.yaml'}",
     ]
@@ -329,3 +331,36 @@ def test_from_a_changed_primary_to_documented_with_real_refreshes(
             "SELECT title FROM notifications WHERE kind = 'review' ORDER BY raised_at"
         ).fetchall()
     assert raised == [("review: r due for review since 2026-11-05",)]  # once, not each run
+
+
+def test_update_drops_the_figure_comment_suggest_wrote(tmp_path: Path) -> None:
+    """`suggest` writes the parsed figure beside a claim's id (`# money 4000 USD`); once
+    `update` takes another figure into the quote, that comment goes with the old one."""
+    k = Kept(
+        tmp_path,
+        RECORD.replace("      - id: prize\n", "      - id: prize  # money 4000 USD\n"),
+    )
+    k.refresh({"own": OLD, "blog": OLD})
+    k.refresh({"own": NEW, "blog": OLD}, T0 + timedelta(days=1))
+    assert main(k.args("update", "r", "prize")) == 0
+    text = k.file.read_text()
+    assert "# money 4000 USD" not in text and "  - id: prize\n" in text
+    assert "# the headline" in text and "# Acme, kept by hand" in text  # the keeper's stay
+
+
+def test_messages_say_what_they_mean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`diff` of a source with one snapshot says so (no range was given) and that its
+    page fails; `alerts --kind` says what it filtered; `accept` of an unknown record says
+    the record is unknown."""
+    k = Kept(tmp_path, RECORD)
+    k.refresh({"own": OLD, "blog": OLD})
+    k.refresh({"own": 404, "blog": OLD}, T0 + timedelta(days=1))
+    assert main(k.args("diff", "r", "own")) == 0
+    out = capsys.readouterr().out
+    assert "fewer than two snapshots yet: nothing to compare" in out, out
+    assert "its page has failed since 2026-11-05: http_error" in out, out
+    assert main(k.args("alerts", "--kind", "changed")) == 0
+    out = capsys.readouterr().out
+    assert "of kind changed" in out and "--kind and --since filter what is shown" in out
+    assert main(k.args("accept", "nope", "own")) == 2
+    assert "no record 'nope'" in capsys.readouterr().err

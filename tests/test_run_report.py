@@ -148,7 +148,8 @@ def test_delivered_to_a_webhook_and_failures_counted(
         assert "13 URL(s) fetched: 1 with a new snapshot, 0 unchanged, 12 failed" in lines
         named = [line for line in lines if line.startswith("failed: ")]
         assert len(named) == 10
-        assert lines[-1] == "...and 2 more failed (evidence sources --failing lists them)"
+        assert lines[-1].startswith("...and 2 more failed (evidence sources --failing --config ")
+        assert lines[-1].endswith(" lists them)")
         web.routes["/p"] = Page(PAGE.format(n=300))
         second = evidence(home, "refresh", "--config", config)
         assert second.returncode == 0, second.stderr

@@ -90,9 +90,8 @@ def bundled() -> list[Path]:
 
 @pytest.mark.parametrize("path", bundled(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_bundled_and_demo_catalogs_are_valid(path: Path) -> None:
-    # the demo's catalog as `evidence demo` writes it: {base} is its sample site's address
-    text = path.read_text().replace("{base}", "http://127.0.0.1:8765")
-    errors = list(validator("records").iter_errors(yaml.safe_load(text)))
+    # as they stand: an editor with the schema marks nothing in the first catalog opened
+    errors = list(validator("records").iter_errors(yaml.safe_load(path.read_text())))
     assert not errors, [e.message for e in errors]
 
 

@@ -26,6 +26,7 @@ STATED = [
     case("Registration is open until June 30.", "open"),
     case("Submissions are being accepted until May 5.", "open"),
     case("The call for proposals is now open to everyone.", "open"),
+    case("Applications are open to faculty and PhD students.", "open"),
     case("The beta is now available to all users.", "open"),
     case("Check the rules and apply today.", "open"),
     case("Apply now.", "open"),

@@ -160,6 +160,11 @@ def connect(
     if now is not None:
         set_now(con, now)
     if read_only:
+        try:
+            ensure_current(con, path)
+        except WarehouseError:
+            con.close()
+            raise
         con.execute("SET enable_progress_bar = false")  # rows go to stdout, not a bar
         if folders:
             allowed = sorted({str(p) for f in folders for p in (f.absolute(), f.resolve())})
@@ -194,6 +199,30 @@ def _spill_directory() -> str:
     folder = tempfile.mkdtemp(prefix="evidence-spill-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
+
+
+def ensure_current(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """A reader cannot migrate: a database of an earlier release (or of no release of
+    ours) is said in one line, whatever the command, before any query meets its older
+    tables."""
+    latest = max(version for version, _, _ in migrations())
+    try:
+        row = con.execute("SELECT max(version) FROM store.migrations").fetchone()
+    except duckdb.Error:
+        raise WarehouseError(
+            f"{path} is not a database of evidence-pipeline (it has no store.migrations): "
+            "give another --db PATH"
+        ) from None
+    if row is None or row[0] is None or row[0] < latest:
+        raise WarehouseError(
+            f"the database at {path} was written by an earlier release: run `evidence "
+            "refresh` once to upgrade it (its history is kept), then try again"
+        )
+    if row[0] > latest:
+        raise WarehouseError(
+            f"the database at {path} was written by a later release: upgrade "
+            "evidence-pipeline to read it"
+        )
 
 
 @contextmanager

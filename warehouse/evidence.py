@@ -7,14 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 import duckdb
 
 from extractors.values import CheckOutcome, ClaimCheck, Status
 from warehouse import pages, store
-from warehouse.db import migrations, sql_file
-from warehouse.errors import WarehouseError
+from warehouse.db import sql_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,20 +35,6 @@ class StoredValue:
     value: float | None
     status: str | None
     text: str | None
-
-
-def ensure_current(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    """A reader cannot migrate: a database of an earlier release is said in one line."""
-    latest = max(version for version, _, _ in migrations())
-    try:
-        row = con.execute("SELECT max(version) FROM store.migrations").fetchone()
-    except duckdb.Error:
-        row = None
-    if row is None or row[0] is None or row[0] < latest:
-        raise WarehouseError(
-            f"the database at {path} was written by an earlier release: run `evidence "
-            "refresh` once to upgrade it, then check again"
-        )
 
 
 def stored_snapshots(con: duckdb.DuckDBPyConnection) -> list[StoredSnapshot]:

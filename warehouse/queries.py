@@ -22,7 +22,7 @@ from warehouse.card import (
     SourceOrigin,
 )
 from warehouse.db import rows_as, sql_file
-from warehouse.errors import QueryError, WarehouseError, first_line
+from warehouse.errors import QueryError, first_line
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
 
@@ -130,15 +130,6 @@ def alerts(
 ) -> Result:
     """The messages kept: the open unreachable alerts' newest, then those the newest run
     raised (or, `everything`, all of them, newest first); of one kind, raised since."""
-    kept = con.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'store' "
-        "AND table_name = 'messages'"
-    ).fetchone()
-    if kept is None or kept[0] == 0:
-        raise WarehouseError(
-            "this database was written by an earlier release, which kept no alerts but "
-            "unreachable ones: `evidence refresh` upgrades it (or see the `alerts` view)"
-        )
     return run(con, "alerts.sql", everything=everything, kind=kind, since=since)
 
 
@@ -433,3 +424,15 @@ def value_moves(con: duckdb.DuckDBPyConnection) -> list[ValueChange]:
 def source_health(con: duckdb.DuckDBPyConnection) -> list[SourceHealthRow]:
     """Every column of the source_health view, every source."""
     return rows_as(SourceHealthRow, con.execute("SELECT * FROM source_health"))
+
+
+def failing_since(
+    con: duckdb.DuckDBPyConnection, record_id: str
+) -> dict[str, tuple[str, datetime]]:
+    """The record's sources whose page fails now: their last outcome and since when."""
+    rows = con.execute(
+        "SELECT source_id, last_outcome, failing_since FROM source_health"
+        " WHERE record_id = ? AND failing_since IS NOT NULL",
+        [record_id],
+    ).fetchall()
+    return {source: (outcome, since) for source, outcome, since in rows}

@@ -37,6 +37,16 @@ _SNAPSHOT_FIELDS = tuple(f.name for f in fields(NewSnapshot))
 CHECK_RULES = 2
 
 
+def source_ids(con: duckdb.DuckDBPyConnection, record_id: str) -> set[str]:
+    """The sources a stored record has (none: no such record)."""
+    return {
+        s
+        for (s,) in con.execute(
+            "SELECT source_id FROM store.sources WHERE record_id = ?", [record_id]
+        ).fetchall()
+    }
+
+
 def sync_schedule(
     con: duckdb.DuckDBPyConnection,
     interval_s: float,

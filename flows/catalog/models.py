@@ -224,19 +224,43 @@ class ArchiveSettings(_Strict):
         return None if v is None else check_url(v).rstrip("/")
 
 
+# An SPDX licence identifier ("CC-BY-4.0", "ODbL-1.0", "LicenseRef-mine").
+SPDX_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+-]*$")
+# The licences catalogs of data are most often under, at their own addresses; any other
+# SPDX id is given as its page on spdx.org.
+LICENSE_URLS = {
+    "CC-BY-4.0": "https://creativecommons.org/licenses/by/4.0/",
+    "CC-BY-SA-4.0": "https://creativecommons.org/licenses/by-sa/4.0/",
+    "CC-BY-NC-4.0": "https://creativecommons.org/licenses/by-nc/4.0/",
+    "CC0-1.0": "https://creativecommons.org/publicdomain/zero/1.0/",
+    "ODbL-1.0": "https://opendatacommons.org/licenses/odbl/1-0/",
+    "ODC-By-1.0": "https://opendatacommons.org/licenses/by/1-0/",
+    "PDDL-1.0": "https://opendatacommons.org/licenses/pddl/1-0/",
+}
+
+
+def license_url(license: str) -> str:
+    """A licence as a web address: a URL as given, an SPDX identifier as its URL."""
+    if SPDX_ID.match(license):
+        return LICENSE_URLS.get(license, f"https://spdx.org/licenses/{license}.html")
+    return license
+
+
 class SiteSettings(_Strict):
-    license: str | None = Field(None, min_length=1)  # the published catalog's licence (a URL)
+    # the published catalog's licence: an http(s) URL or an SPDX identifier
+    license: str | None = Field(None, min_length=1)
 
     @field_validator("license")
     @classmethod
     def _license_url(cls, v: str | None) -> str | None:
         # printed as a link on the site: only a web address, never javascript: or data:
-        if v is not None:
+        if v is not None and not SPDX_ID.match(v):
             try:
                 check_url(v)
             except ValueError:
                 raise ValueError(
-                    f"bad license {v!r}: give the licence's http:// or https:// URL, e.g. "
+                    f"bad license {v!r}: give an SPDX identifier (CC-BY-4.0) or the "
+                    "licence's http:// or https:// URL, e.g. "
                     "https://creativecommons.org/licenses/by/4.0/"
                 ) from None
         return v

@@ -31,6 +31,11 @@ from flows.catalog.yaml_lines import load_yaml
 from warehouse.errors import EvidenceError
 
 _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
+# The comment `evidence suggest` writes beside a claim's id: the kind of figure (or
+# `status`) it parsed, then the figure.
+_FIGURE_COMMENT = re.compile(
+    r"[ \t]+# (?:money|percent|count|duration|date|date_range|number|status) [^\n]*"
+)
 # Characters a plain scalar may not start with (YAML 1.1's indicators).
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 
@@ -83,6 +88,19 @@ class RecordFile:
         for claim in self.expected.get("claims") or []:
             if isinstance(claim, dict) and claim.get("id") == claim_id:
                 claim[key] = value
+
+    def drop_figure_comment(self, claim_id: str) -> None:
+        """Remove the comment `evidence suggest` wrote on the claim's `- id:` line (its
+        parsed figure, `# money 4000 USD`): once the quote is another, it is wrong."""
+        node = _get(self.claim_node(claim_id), "id")
+        if not isinstance(node, ScalarNode):
+            return
+        end = node.end_mark.index
+        line_end = self.text.find("\n", end)
+        line_end = len(self.text) if line_end < 0 else line_end
+        m = _FIGURE_COMMENT.match(self.text, end, line_end)
+        if m is not None and m.end() == line_end:
+            self.edits.append(Edit(m.start(), m.end(), ""))
 
     def add_source(self, source: dict[str, str]) -> None:
         """Append a source after the record's last one, written like it: the same form

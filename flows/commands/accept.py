@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from flows.catalog import did_you_mean
 from flows.runtime import clock
 from warehouse import store
 from warehouse.db import session
@@ -16,6 +17,14 @@ def accept_held(db: Path, record_id: str, source_id: str) -> int:
     held (none is a one-line error)."""
     now = clock.now()
     with session(db, now=now) as con:
+        sources = store.source_ids(con, record_id)
+        if not sources:
+            raise EvidenceError(f"no record {record_id!r} in the database")
+        if source_id not in sources:
+            raise EvidenceError(
+                f"record {record_id!r} has no source {source_id!r}"
+                f"{did_you_mean(source_id, sources)}"
+            )
         accepted = store.accept_review(con, record_id, source_id, now)
         if accepted:
             store.grade_all(con)

@@ -128,6 +128,23 @@ def _said(s: SourceOutcome) -> str:
     return f"{s.outcome} on {s.source_id} ({s.role})"
 
 
+def _catalog_file(config_dir: Path, path: Path) -> None:
+    """A file `check FILE` may name: one that exists and is the catalog's (a mistyped
+    path in CI must fail, not pass with nothing checked)."""
+    if not path.is_file():
+        raise ConfigError(str(path), "no such file: give a record file of the catalog")
+    records = (config_dir / "records").resolve()
+    real = path.resolve()
+    if real == (config_dir / "settings.yaml").resolve():
+        return
+    if real.parent != records or real.suffix not in (".yaml", ".yml"):
+        raise ConfigError(
+            str(path),
+            f"not a record file of the catalog at {config_dir}: record files are "
+            f"{config_dir / 'records'}/*.yaml (and settings.yaml)",
+        )
+
+
 def run_check(
     config_dir: Path,
     db: Path,
@@ -135,7 +152,10 @@ def run_check(
     only_files: Iterable[Path] | None = None,
 ) -> CheckReport:
     """The catalog at config_dir, checked against the database at db (when there is
-    one); with only_files, only the problems of these files are reported."""
+    one); with only_files, only the problems of these files are reported (each must be a
+    record file of the catalog, or its settings.yaml: else a ConfigError)."""
+    for path in only_files or ():
+        _catalog_file(config_dir, path)
     checked = check_catalog(config_dir)
     found = db.is_file()
     evidence = Evidence(db if found else None)

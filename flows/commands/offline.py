@@ -25,7 +25,6 @@ from warehouse.db import session
 from warehouse.evidence import (
     StoredSnapshot,
     StoredValue,
-    ensure_current,
     page_texts,
     stored_checks,
     stored_snapshots,
@@ -102,8 +101,7 @@ class Evidence:
         self.now = clock.now()
         if db is None:
             return
-        with session(db, read_only=True) as con:
-            ensure_current(con, db)
+        with session(db, read_only=True) as con:  # of this release, or one line says so
             snapshots = stored_snapshots(con)
             self.known = stored_checks(con, snapshots)
             self.values = stored_values(con)

@@ -97,6 +97,7 @@ def update_claim(
         before_text = path.read_text(encoding="utf-8")
         file = RecordFile(path, record_id, before_text)
         file.set_claim(claim_id, "quote", words)
+        file.drop_figure_comment(claim_id)  # suggest's parsed figure: now another one
         if new_status != status and new_status is not None:
             file.set_claim(claim_id, "status", new_status)
         after_text = file.new_text()

@@ -257,3 +257,22 @@ def test_a_merge_key_only_in_the_base_commit_is_no_traceback(
     code = main(["plan", "--config", str(config)])
     said = capsys.readouterr()
     assert code in (0, 2) and "Traceback" not in said.err + said.out
+
+
+@pytest.mark.parametrize(
+    ("license", "url"),
+    [
+        ("CC-BY-4.0", "https://creativecommons.org/licenses/by/4.0/"),
+        ("CC0-1.0", "https://creativecommons.org/publicdomain/zero/1.0/"),
+        ("MIT", "https://spdx.org/licenses/MIT.html"),
+        ("https://example.org/licence", "https://example.org/licence"),
+    ],
+)
+def test_site_license_is_an_spdx_id_or_a_url_and_given_as_a_url(
+    tmp_path: Path, license: str, url: str
+) -> None:
+    from flows.catalog import license_url
+
+    config = catalog(tmp_path, settings=f"site: {{license: {license!r}}}\n")
+    assert load_catalog(config).settings.site.license == license
+    assert license_url(license) == url
