@@ -137,3 +137,29 @@ def test_a_database_of_an_earlier_release_is_one_line_for_every_reader(
     assert "Traceback" not in done.stderr and len(lines) == 1, done.stderr
     assert "earlier release" in lines[0] and "evidence refresh" in lines[0], lines[0]
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["sql", "SELECT range AS n FROM range(200000)", "--limit", "0", "--format", "csv"],
+        ["status", "--format", "json"],
+    ],
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(
+    args: list[str], place: dict[str, str]
+) -> None:
+    """`evidence sql ... | head -1`: the pipe closes under the command; it ends at once,
+    with no BrokenPipeError traceback (and nothing said at exit either)."""
+    proc = subprocess.Popen(
+        [str(EVIDENCE), *args, "--db", place["db"], "--config", place["config"]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(1)
+    proc.stdout.close()  # as `head` does once it has its line
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) in (0, 141)
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
