@@ -129,7 +129,16 @@ def refresh(name: str, url: str, render: str, work: Path) -> dict[str, object]:
     (config / "records" / "r.yaml").write_text(json.dumps(record))
     env = {**os.environ, "EVIDENCE_PREFECT_SERVER": "temporary"}
     done = subprocess.run(
-        ["/usr/bin/time", "-v", sys.executable, "-m", "cli", "refresh", "--config", str(config)],
+        [
+            "/usr/bin/time",
+            "-v",
+            sys.executable,
+            "-m",
+            "evidence_cli",
+            "refresh",
+            "--config",
+            str(config),
+        ],
         capture_output=True,
         text=True,
         env=env,

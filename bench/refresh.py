@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from corpus import CorpusPage, CorpusServer, load_corpus, page_body
 
-EVIDENCE = [sys.executable, "-m", "cli"]
+EVIDENCE = [sys.executable, "-m", "evidence_cli"]
 _WORKER_PAGES: list[CorpusPage] = []
 
 

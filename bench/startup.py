@@ -86,7 +86,7 @@ def main() -> None:
             Page.first.clear()
             t0 = time.monotonic()
             proc = subprocess.Popen(
-                [sys.executable, "-m", "cli", "refresh", "--config", str(config)],
+                [sys.executable, "-m", "evidence_cli", "refresh", "--config", str(config)],
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,
@@ -114,7 +114,7 @@ def main() -> None:
             print(f"min {later[0]:.2f} s, max {later[-1]:.2f} s over {len(later)} runs")
     finally:
         subprocess.run(
-            [sys.executable, "-m", "cli", "server", "stop"], cwd=ROOT, env=env, check=False
+            [sys.executable, "-m", "evidence_cli", "server", "stop"], cwd=ROOT, env=env, check=False
         )
         server.shutdown()
         shutil.rmtree(work, ignore_errors=True)

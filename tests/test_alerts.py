@@ -187,7 +187,7 @@ def test_alerts_command_lists_open_and_all(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     s = Scenario(web, hook, tmp_path, monkeypatch)
     s.down()

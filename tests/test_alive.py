@@ -16,7 +16,7 @@ import pytest
 from servers import Page, WebServer
 from support import refresh_at, write_config
 
-from cli.main import main
+from evidence_cli.main import main
 from flows.refresh import refresh_flow
 from warehouse.db import connect
 
@@ -88,7 +88,7 @@ def _run_as_printed(command: str, cwd: Path, when: datetime) -> subprocess.Compl
     env = {k: v for k, v in os.environ.items() if not k.startswith("EVIDENCE_")}
     env["EVIDENCE_NOW"] = when.isoformat()
     return subprocess.run(
-        [sys.executable, "-m", "cli", *argv[1:]],
+        [sys.executable, "-m", "evidence_cli", *argv[1:]],
         cwd=cwd,
         env=env,
         capture_output=True,

@@ -95,7 +95,7 @@ def test_captures_are_sent_once_each_in_order_at_the_rate(
     ]
     assert spn2.sent() == urls[:2]
     assert {auth for _, _, auth in spn2.posts} == {"LOW access:secret"}
-    from cli.main import main
+    from evidence_cli.main import main
 
     capsys.readouterr()
     assert main(["sources", "--format", "json", "--config", str(config)]) == 0

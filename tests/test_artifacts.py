@@ -92,7 +92,7 @@ def test_artifacts_on_a_real_prefect_server(
         env = {**os.environ, "PREFECT_API_URL": api}
         env.pop("EVIDENCE_NOW", None)
         done = subprocess.run(
-            [sys.executable, "-m", "cli", "refresh", "--config", str(config)],
+            [sys.executable, "-m", "evidence_cli", "refresh", "--config", str(config)],
             env=env,
             capture_output=True,
             text=True,

@@ -147,7 +147,7 @@ def test_no_browser_is_an_outcome_not_a_crash(
 def test_a_refresh_renders_browser_sources_and_stores_how(
     prefect_harness: None, site: WebServer, tmp_path: Path
 ) -> None:
-    from cli.card import render_card
+    from evidence_cli.card import render_card
     from flows.refresh import refresh_flow
     from warehouse import queries
     from warehouse.db import connect

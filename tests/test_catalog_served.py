@@ -16,7 +16,7 @@ import pytest
 from servers import Page, WebServer
 from support import write_config
 
-from cli.main import main
+from evidence_cli.main import main
 from warehouse import queries, store
 from warehouse.db import connect
 from warehouse.rows import ClaimRow, RecordRow, SourceRow
@@ -148,7 +148,7 @@ def test_a_missing_directory_of_db_is_an_error_not_made(
 
 def evidence(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "cli", *args],
+        [sys.executable, "-m", "evidence_cli", *args],
         capture_output=True,
         text=True,
         timeout=300,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from store_support import T0, Warehouse
 
-from cli.main import main
+from evidence_cli.main import main
 from flows.catalog import check_catalog
 from flows.checks import check_claims
 from flows.commands.check import run_check
@@ -275,7 +275,7 @@ def test_check_starts_no_prefect_and_runs_as_the_command(wh: Warehouse, tmp_path
     fill(wh, QUOTES)
     config = catalog(tmp_path)
     program = (
-        "import sys; from cli.main import main; code = main(sys.argv[1:]); "
+        "import sys; from evidence_cli.main import main; code = main(sys.argv[1:]); "
         "print('prefect' in sys.modules, code)"
     )
     done = subprocess.run(

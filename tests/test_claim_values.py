@@ -170,7 +170,7 @@ def test_status_in(wh: Warehouse) -> None:
 def test_the_card_lists_past_values_status_moves_and_broken_conditions_first(
     wh: Warehouse,
 ) -> None:
-    from cli.card import render_card
+    from evidence_cli.card import render_card
     from warehouse import queries
 
     catalog(
@@ -201,7 +201,7 @@ def test_the_site_draws_each_figure_as_a_step_chart_and_the_feed_tells_each_move
 ) -> None:  # type: ignore[no-untyped-def]
     import xml.etree.ElementTree as ET
 
-    from cli.site import write_site
+    from evidence_cli.site import write_site
 
     catalog(
         wh,

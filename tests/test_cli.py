@@ -26,7 +26,7 @@ def evidence(
 
     full_env = {**os.environ, "EVIDENCE_NOW": NOW, **(env or {})}
     return subprocess.run(
-        [sys.executable, "-m", "cli", *args],
+        [sys.executable, "-m", "evidence_cli", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -238,7 +238,7 @@ def test_read_commands_never_import_prefect(warehouse: tuple[Path, Path]) -> Non
     config, _ = warehouse
     script = textwrap.dedent(f"""
         import sys, contextlib, io
-        from cli.main import main
+        from evidence_cli.main import main
         commands = (["status"], ["show", "team-credits"], ["sql", "SELECT 1"], ["sources"],
                     ["alerts"])
         for argv in commands:
@@ -260,7 +260,7 @@ def test_a_refresh_imports_the_page_readers_only_to_read_a_page() -> None:
     script = textwrap.dedent("""
         import sys
         from pathlib import Path
-        import cli.main, cli.report, flows.commands.run
+        import evidence_cli.main, evidence_cli.report, flows.commands.run
         from flows.refresh import refresh_flow
         plain = {"config_dir": "config", "db_path": None, "record_ids": ["a", "b"],
                  "due": False, "source_ids": None, "prune": True}

@@ -101,7 +101,7 @@ def _records(warc: Path) -> list[tuple[str, dict[str, str], bytes, object]]:
 
 @pytest.mark.slow
 def test_warc_records_name_their_own_targets(catalog: Catalog, tmp_path: Path) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
     from flows.commands.export import as_uri
 
     warc = tmp_path / "e.warc.gz"
@@ -191,7 +191,7 @@ def test_pywb_replays_every_page_as_stored(catalog: Catalog, tmp_path: Path) -> 
     """The WARC indexed by pywb's own wb-manager; each kept page replayed by a `wayback`
     on 127.0.0.1 in identity mode (id_: the bytes as archived), equal to the stored body
     and served with its charset."""
-    from cli.main import main
+    from evidence_cli.main import main
     from flows.commands.export import as_uri
 
     warc = tmp_path / "e.warc.gz"
@@ -244,7 +244,7 @@ def _validate(package: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["parquet", "csv", "json"])
 def test_every_data_package_validates(catalog: Catalog, tmp_path: Path, fmt: str) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     out = tmp_path / fmt
     assert main(["export", "--format", fmt, str(out), "--config", str(catalog.config)]) == 0
@@ -257,7 +257,7 @@ def test_the_sites_packages_validate_and_its_dataset_parses(
 ) -> None:
     import extruct
 
-    from cli.main import main
+    from evidence_cli.main import main
 
     out = tmp_path / "site"
     args = ["site", "--config", str(catalog.config), "--out", str(out), "--with-data"]
@@ -278,7 +278,7 @@ def test_the_feed_has_the_catalogs_id_and_dates_changes_by_when(
 ) -> None:
     import feedparser
 
-    from cli.main import main
+    from evidence_cli.main import main
 
     def feed(at: datetime, out: Path, db: Path | None = None) -> feedparser.FeedParserDict:
         monkeypatch.setenv("EVIDENCE_NOW", at.isoformat())

@@ -195,7 +195,7 @@ def test_cli_config_error_is_one_line_exit_2_and_writes_nothing(tmp_path: Path) 
     config = write(tmp_path / "config", {"bad.yaml": GOOD.replace("role: primary", "role: owner")})
     db = tmp_path / "data" / "evidence.duckdb"
     result = subprocess.run(
-        [sys.executable, "-m", "cli", "refresh", "--config", str(config), "--db", str(db)],
+        [sys.executable, "-m", "evidence_cli", "refresh", "--config", str(config), "--db", str(db)],
         capture_output=True,
         text=True,
         timeout=60,

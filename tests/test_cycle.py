@@ -247,7 +247,7 @@ def test_demo_leaves_a_database_of_other_records_alone(tmp_path: Path) -> None:
     """The demo starts its database afresh, never one that holds another catalog."""
     from store_support import Warehouse
 
-    from cli.main import main
+    from evidence_cli.main import main
 
     db = tmp_path / "mine.duckdb"
     w = Warehouse(db)

@@ -264,7 +264,7 @@ def test_an_unreachable_scheduler_stops_the_refresh_before_it_writes(tmp_path: P
     db = tmp_path / "w.duckdb"
     env = {**os.environ, "EVIDENCE_CONFIG": str(config), "EVIDENCE_DB": str(db)}
     done = subprocess.run(
-        [sys.executable, "-m", "cli", "refresh"],
+        [sys.executable, "-m", "evidence_cli", "refresh"],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import need_corpus
 
-from cli.diff import changed_lines, pick
+from evidence_cli.diff import changed_lines, pick
 from extractors.text import extract_main_text
 from extractors.textdiff import appeared_and_went, word_diff
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import COMMANDS, build_parser
+from evidence_cli.main import COMMANDS, build_parser
 from warehouse.db import stable_views
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +57,7 @@ def test_every_command_has_help_and_is_documented() -> None:
 def test_evidence_alone_prints_the_help_and_version_the_version(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
     from flows.catalog import __version__
 
     assert main([]) == 0
@@ -144,7 +144,7 @@ def test_every_setting_and_record_key_is_in_the_docs() -> None:
 def test_every_path_the_docs_name_exists() -> None:
     named = set(
         re.findall(
-            r"`((?:cli|flows|extractors|warehouse|bench|tests|demo)/[\w./]*)`",
+            r"`((?:evidence_cli|flows|extractors|warehouse|bench|tests)/[\w./]*)`",
             "\n".join(EVERY_DOC.values()),
         )
     )
@@ -302,7 +302,7 @@ def test_the_docs_show_what_the_demo_prints(tmp_path: Path) -> None:
 
     def evidence(words: list[str]) -> subprocess.CompletedProcess:
         done = subprocess.run(
-            [sys.executable, "-m", "cli", *words],
+            [sys.executable, "-m", "evidence_cli", *words],
             cwd=tmp_path,
             env={**env, "PYTHONPATH": str(ROOT)},
             capture_output=True,

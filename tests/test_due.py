@@ -118,7 +118,7 @@ def _due(
     config: Path, capsys: pytest.CaptureFixture[str], at: datetime | None = None
 ) -> dict[str, str]:
     """What `sources --due` lists: for the next scheduled run, or for a run at `at`."""
-    from cli.main import main
+    from evidence_cli.main import main
 
     capsys.readouterr()
     when = ["--at", at.isoformat()] if at else []
@@ -190,7 +190,7 @@ def test_refresh_due_fetches_what_is_due_and_says_why(
     # a claim changed, a source asked for; then, 13 days after those, the window
     config = _catalog(tmp_path, web, quote_b="We offer 20 seats this year")
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + 2 * DAY).isoformat())
-    from cli.main import main
+    from evidence_cli.main import main
     from flows.catalog import load_catalog
     from flows.planning import catalog_rows
     from warehouse.store import sync_catalog
@@ -212,7 +212,7 @@ def test_refresh_due_fetches_what_is_due_and_says_why(
 def test_a_source_unknown_to_source_is_one_line(
     web: WebServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     config = _catalog(tmp_path, web)
     assert main(["refresh", "--due", "--source", "a/a9", "--config", str(config)]) == 2
@@ -287,7 +287,7 @@ def test_sources_due_says_for_which_run(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     config = _catalog(tmp_path, web)
     history(tmp_path / "w.duckdb", [])

@@ -34,7 +34,7 @@ HAND_WRITTEN = re.compile(r"splitlines\(\)\[0\]|splitlines\(\) or \[|split\(\"\\
 
 
 def test_no_module_writes_its_own_first_line() -> None:
-    for layer in ("flows", "cli", "warehouse"):
+    for layer in ("flows", "evidence_cli", "warehouse"):
         for path in (ROOT / layer).rglob("*.py"):
             if path == ROOT / "warehouse" / "errors.py":
                 continue

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from store_support import T0, Warehouse
 
-from cli.card import render_card
-from cli.render import evidence_said
-from cli.site import write_site
+from evidence_cli.card import render_card
+from evidence_cli.render import evidence_said
+from evidence_cli.site import write_site
 from extractors.values import CheckOutcome, Grade, Role
 from warehouse import queries
 from warehouse.card import ClaimState, SourceCheck

@@ -71,7 +71,7 @@ def _stored(db: Path) -> dict[tuple[str, datetime], bytes]:
 def test_warc_holds_every_kept_page_byte_for_byte(
     exported: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     config, db = exported
     warc = tmp_path / "out" / "evidence.warc.gz"
@@ -143,7 +143,7 @@ def test_views_read_back_equal_and_the_package_describes_them(
 
 
 def _views_read_back(config: Path, db: Path, tmp_path: Path, fmt: str) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     out = tmp_path / fmt
     assert main(["export", "--format", fmt, str(out), "--config", str(config)]) == 0
@@ -202,7 +202,7 @@ def _views_read_back(config: Path, db: Path, tmp_path: Path, fmt: str) -> None:
 def test_the_site_carries_its_dataset_metadata_and_origins(
     exported: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     config, _ = exported
     out = tmp_path / "site"
@@ -243,7 +243,7 @@ def test_export_mistakes_are_one_line(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     config, _ = exported
     monkeypatch.chdir(tmp_path)

@@ -112,7 +112,7 @@ def test_a_snapshot_is_a_distinct_main_text(
     assert figures == [(2000.0,), (2500.0,)]
 
     # the card: the page's own date beside the check; the figure's subject
-    from cli.main import main
+    from evidence_cli.main import main
 
     capsys.readouterr()
     assert main(["show", "r", "--config", str(config)]) == 0
@@ -140,7 +140,7 @@ def test_a_snapshot_is_a_distinct_main_text(
     con = connect(db)
     con.execute("UPDATE store.pages SET extractor_version = '0'")
     con.close()
-    from cli.main import main
+    from evidence_cli.main import main
 
     capsys.readouterr()
     assert main(["reextract", "--config", str(config)]) == 0
@@ -210,7 +210,7 @@ def test_gc_drops_fetch_rows_nothing_rests_on_and_compacts(
 ) -> None:
     from servers import Page
 
-    from cli.main import main
+    from evidence_cli.main import main
 
     VolatileSite(web, "/p")
     web.routes["/q"] = Page(article("$2,000", "fixed"), etag=False)
@@ -284,7 +284,7 @@ def test_gc_drops_fetch_rows_nothing_rests_on_and_compacts(
 
 @pytest.mark.slow
 def test_gc_refuses_while_a_refresh_holds_the_lock(tmp_path: Path) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     db = tmp_path / "w.duckdb"
     connect(db).close()
@@ -316,7 +316,7 @@ def test_gc_refuses_while_a_refresh_holds_the_lock(tmp_path: Path) -> None:
 def test_gc_of_a_missing_database_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     assert main(["gc", "--db", str(tmp_path / "none.duckdb")]) == 2
     assert "no database at" in capsys.readouterr().err

@@ -51,7 +51,7 @@ def session_pids(sid: int) -> set[int]:
 
 def refresh(config: Path, db: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "cli", "refresh", "--config", str(config), "--db", str(db)],
+        [sys.executable, "-m", "evidence_cli", "refresh", "--config", str(config), "--db", str(db)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -13,7 +13,7 @@ from keeping_support import T0, Kept
 from servers import Page, WebServer
 from support import refresh_at, write_config
 
-from cli.main import main
+from evidence_cli.main import main
 from warehouse import keeping
 from warehouse.db import session
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ORDER = ["extractors", "warehouse", "flows", "cli"]  # each may import only those before it
+ORDER = ["extractors", "warehouse", "flows", "evidence_cli"]  # each may import only those before it
 THIRD_PARTY_FORBIDDEN = {
     "extractors": {"httpx", "duckdb", "prefect", "os", "pathlib", "time"},
     "warehouse": {"httpx", "prefect"},
     "flows": {"duckdb"},  # the warehouse holds every line of it
-    "cli": {"httpx", "duckdb"},
+    "evidence_cli": {"httpx", "duckdb"},
 }
 
 
@@ -48,8 +48,10 @@ def test_no_layer_imports_one_above_it(layer: str) -> None:
 
 def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("def f():\n    from cli.render import table\n    import flows.fetching\n")
-    assert {"cli", "flows"} <= imports(module)
+    module.write_text(
+        "def f():\n    from evidence_cli.render import table\n    import flows.fetching\n"
+    )
+    assert {"evidence_cli", "flows"} <= imports(module)
 
 
 def test_extractors_never_read_the_clock() -> None:
@@ -58,7 +60,7 @@ def test_extractors_never_read_the_clock() -> None:
         assert ".now(" not in source and "today()" not in source, path.name
 
 
-@pytest.mark.parametrize("layer", ["flows", "cli"])
+@pytest.mark.parametrize("layer", ["flows", "evidence_cli"])
 def test_only_the_warehouse_holds_sql(layer: str) -> None:
     for path in files(layer):
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -76,10 +78,10 @@ SPINE = {"refresh", "tasks", "pipeline", "planning", "checks"}
 
 
 def room_of(path: Path) -> str:
-    """The room a file of flows/ or cli/ lives in ("cli" for the command line)."""
+    """The room a file of flows/ or evidence_cli/ lives in ("evidence_cli" for the command line)."""
     parts = path.relative_to(ROOT).parts
-    if parts[0] == "cli":
-        return "cli"
+    if parts[0] == "evidence_cli":
+        return "evidence_cli"
     return parts[1] if len(parts) > 2 else "spine"
 
 
@@ -121,7 +123,7 @@ def room_violations(path: Path, own: str) -> list[str]:
             room = "spine" if first in SPINE else first
             if room not in ROOMS or room == own:
                 continue
-            if own != "cli" and ROOMS.index(room) > ROOMS.index(own):
+            if own != "evidence_cli" and ROOMS.index(room) > ROOMS.index(own):
                 problems.append(f"imports flows.{first}, a room after its own ({own})")
             if room != "spine":
                 hidden = sorted(set(taken) - exports(room))
@@ -141,7 +143,7 @@ def test_every_room_of_flows_exports_what_it_holds() -> None:
         assert exports(room), f"flows/{room}/__init__.py has no __all__"
 
 
-@pytest.mark.parametrize("layer", ["flows", "cli"])
+@pytest.mark.parametrize("layer", ["flows", "evidence_cli"])
 def test_rooms_are_entered_through_their_exports_and_never_upwards(layer: str) -> None:
     for path in files(layer):
         problems = room_violations(path, room_of(path))
@@ -163,4 +165,4 @@ def test_the_room_check_sees_a_hidden_import_and_one_upwards(tmp_path: Path) -> 
         "imports flows.tasks, a room after its own (reading)",
         "imports flows.commands, a room after its own (reading)",
     ]
-    assert room_violations(module, "cli") == problems[:2]  # the CLI stands above them all
+    assert room_violations(module, "evidence_cli") == problems[:2]  # the CLI stands above them all

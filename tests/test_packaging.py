@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("cli", "flows", "extractors", "warehouse", "demo")  # demo: the demo's data
+PACKAGES = ("evidence_cli", "flows", "extractors", "warehouse")  # the demo's data: in the first
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
 PIP = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
 
@@ -100,7 +100,7 @@ def test_the_installed_wheel_imports_and_runs(wheel: Path, tmp_path: Path) -> No
         f"for name in {source_modules()!r}:\n"
         "    importlib.import_module(name)\n"
         "import flows, flows.catalog\n"
-        "from cli.demo import DEMO_DIR, write_demo_config\n"
+        "from evidence_cli.demo import DEMO_DIR, write_demo_config\n"
         "from flows.catalog import load_catalog\n"
         "import tempfile, pathlib\n"
         "tmp = pathlib.Path(tempfile.mkdtemp())\n"
@@ -133,3 +133,13 @@ def test_the_installed_wheel_imports_and_runs(wheel: Path, tmp_path: Path) -> No
     )
     assert helped.returncode == 0, helped.stderr[-2000:]
     assert "refresh" in helped.stdout and "usage: evidence" in helped.stdout
+
+
+def test_the_wheel_installs_no_generic_top_level_package(wheel: Path) -> None:
+    """Only the layers and the command line's own package, by distinctive names: no `cli`
+    or `demo` to collide with other code in the same environment."""
+    with zipfile.ZipFile(wheel) as z:
+        tops = {n.split("/")[0] for n in z.namelist() if not n.split("/")[0].endswith(".dist-info")}
+    assert tops == {"evidence_cli", "flows", "extractors", "warehouse"}, tops
+    with zipfile.ZipFile(wheel) as z:
+        assert any(n.startswith("evidence_cli/demo_site/pages/") for n in z.namelist())

@@ -11,7 +11,7 @@ import pytest
 from store_support import Warehouse
 from test_check import CATALOG, QUOTES, catalog, fill
 
-from cli.main import main
+from evidence_cli.main import main
 
 pytestmark = pytest.mark.slow  # git runs as a subprocess
 

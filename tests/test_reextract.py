@@ -20,7 +20,7 @@ def test_reextract_rereads_older_pages_without_fetching(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     config, db = one_source_catalog(tmp_path, web.url("/p"), "Teams get $2,000 in credits")
     web.routes["/p"] = Page(
@@ -70,7 +70,7 @@ def test_an_extractor_change_reaches_the_card_the_site_and_suggest(
 ) -> None:
     """Pages an older grammar read ("2.315%" as 2315, "Rs 18 lakh" as nothing) are read
     again by `reextract`; the same figure written "$4K" confirms a quote of "$4,000"."""
-    from cli.main import main
+    from evidence_cli.main import main
 
     quote = "$4,000 in GPU credits for the best runs"
     config, db = one_source_catalog(tmp_path, web.url("/p"), quote)

@@ -46,7 +46,11 @@ def evidence(home: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PREFECT_HOME": str(home), "EVIDENCE_PREFECT_SERVER": "shared"}
     env.pop("PREFECT_API_URL", None)
     done = subprocess.run(
-        [sys.executable, "-m", "cli", *args], capture_output=True, text=True, env=env, timeout=300
+        [sys.executable, "-m", "evidence_cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
     assert "Traceback" not in done.stderr, done.stderr
     return done

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from pydantic import BaseModel
 
-from cli.main import main
+from evidence_cli.main import main
 from flows.catalog import RecordConfig, Settings, check_catalog
 from flows.catalog.descriptions import FIELDS, MODELS
 from flows.catalog.schema import duration_text, json_schema
@@ -85,7 +85,12 @@ def test_every_key_of_the_models_is_in_the_schema_with_its_description(kind: str
 
 
 def bundled() -> list[Path]:
-    return sorted([*ROOT.glob("config/records/*.y*ml"), *ROOT.glob("demo/config/records/*.y*ml")])
+    return sorted(
+        [
+            *ROOT.glob("config/records/*.y*ml"),
+            *ROOT.glob("evidence_cli/demo_site/config/records/*.y*ml"),
+        ]
+    )
 
 
 @pytest.mark.parametrize("path", bundled(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -97,7 +102,9 @@ def test_the_bundled_and_demo_catalogs_are_valid(path: Path) -> None:
 
 def test_the_demo_settings_and_the_defaults_are_valid() -> None:
     settings = validator("settings")
-    settings.validate(yaml.safe_load((ROOT / "demo/config/settings.yaml").read_text()))
+    settings.validate(
+        yaml.safe_load((ROOT / "evidence_cli/demo_site/config/settings.yaml").read_text())
+    )
     settings.validate(None)  # an empty settings.yaml
     defaults = json_schema("settings")["$defs"]
     assert defaults["Settings"]["properties"]["freshness_window"]["default"] == "15d"

@@ -65,7 +65,7 @@ def start_serve(config: Path, home: str, **extra: str) -> subprocess.Popen:
     # a run asked for through the API is picked up within a second, not Prefect's ten
     env.update(PREFECT_HOME=home, PREFECT_RUNNER_POLL_FREQUENCY="1", **extra)
     return subprocess.Popen(
-        [sys.executable, "-m", "cli", "serve", "--config", str(config)],
+        [sys.executable, "-m", "evidence_cli", "serve", "--config", str(config)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -32,7 +32,11 @@ def evidence(home: Path, *args: str, idle: str = "120") -> subprocess.CompletedP
     }
     env.pop("PREFECT_API_URL", None)
     return subprocess.run(
-        [sys.executable, "-m", "cli", *args], capture_output=True, text=True, env=env, timeout=300
+        [sys.executable, "-m", "evidence_cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
 
 

@@ -47,7 +47,7 @@ def test_site_of_a_refreshed_catalog(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     web.routes["/p"] = Page(PAGE.format(amount="$2,000"))
     db = tmp_path / "w.duckdb"
@@ -147,7 +147,7 @@ def test_the_site_in_a_real_browser(
     require_browser()
     from playwright.sync_api import sync_playwright
 
-    from cli.main import main
+    from evidence_cli.main import main
     from flows.fetching import find_browser
 
     web.routes["/p"] = Page(PAGE.format(amount="$2,500"))
@@ -204,7 +204,7 @@ def test_the_site_in_a_real_browser(
 
 
 def test_the_current_state_has_a_band_even_when_it_began_today() -> None:
-    from cli.site import CURRENT_BAND, timeline_svg
+    from evidence_cli.site import CURRENT_BAND, timeline_svg
     from extractors.values import Freshness, Grade
     from warehouse.queries import GradeChange
 
@@ -263,7 +263,7 @@ def test_the_site_reads_well_wide_and_narrow(
     require_browser()
     from playwright.sync_api import sync_playwright
 
-    from cli.main import main
+    from evidence_cli.main import main
     from flows.fetching import find_browser
 
     long_path = "/reports/2026/" + "-".join(["reproduction-challenge-credits"] * 3) + "?v=2&x=1"
@@ -331,9 +331,9 @@ def test_a_records_sources_have_page_date_columns_only_when_a_page_says_a_date(
 ) -> None:
     from jinja2 import Environment, PackageLoader
 
-    from cli.site import url_breaks
+    from evidence_cli.site import url_breaks
 
-    env = Environment(loader=PackageLoader("cli", "templates"), autoescape=True)
+    env = Environment(loader=PackageLoader("evidence_cli", "templates"), autoescape=True)
     env.filters["url_breaks"] = url_breaks
     sources = [
         {"source_id": s, "role": "primary", "last_outcome": "ok", "url": "https://a.example/"}

@@ -207,7 +207,7 @@ def test_a_gutted_primary_page_is_held_for_review_until_accepted(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
     from flows.refresh import refresh_flow
     from warehouse.db import connect
 

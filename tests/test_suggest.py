@@ -14,7 +14,7 @@ import yaml
 from servers import Page, WebServer
 from support import browser_found, need_corpus
 
-from cli.sample_server import SampleSite
+from evidence_cli.sample_server import SampleSite
 from extractors.claims import fold
 from flows.catalog import source_slug
 from warehouse.db import connect
@@ -38,11 +38,11 @@ def test_every_suggested_quote_is_confirmed_by_a_refresh(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
     from flows.refresh import refresh_flow
 
     corpus = sorted((need_corpus() / "html").glob("*.html.gz"))[::15]
-    site = SampleSite(ROOT / "demo" / "pages").start()
+    site = SampleSite(ROOT / "evidence_cli" / "demo_site" / "pages").start()
     urls: list[tuple[str, str]] = []
     for path, render in DEMO_PAGES:
         if render == "browser" and not browser_found() and os.environ.get("CI") != "true":
@@ -84,7 +84,7 @@ def test_every_suggested_quote_is_confirmed_by_a_refresh(
         con.close()
     assert len(records) >= len(DEMO_PAGES) - 1 + 8
     # each quote of the demo catalog is within one that suggest proposes
-    for path in (ROOT / "demo" / "config" / "records").glob("*.yaml"):
+    for path in (ROOT / "evidence_cli" / "demo_site" / "config" / "records").glob("*.yaml"):
         loaded = yaml.safe_load(path.read_text())
         for record in loaded if isinstance(loaded, list) else [loaded]:
             for claim in record["claims"]:
@@ -97,7 +97,7 @@ def test_every_suggested_quote_is_confirmed_by_a_refresh(
 def test_suggest_says_in_one_line_why_it_cannot(
     web: WebServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     web.routes["/gone"] = Page("<html><title>404</title><h1>Not found</h1></html>", status=404)
     web.routes["/empty"] = Page("<html><body><p>Hello.</p></body></html>")
@@ -116,9 +116,9 @@ def test_suggest_says_in_one_line_why_it_cannot(
 def test_suggest_adds_a_source_to_a_record_keeping_its_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
-    site = SampleSite(ROOT / "demo" / "pages").start()
+    site = SampleSite(ROOT / "evidence_cli" / "demo_site" / "pages").start()
     try:
         config = tmp_path / "config"
         (config / "records").mkdir(parents=True)

@@ -29,7 +29,7 @@ def page(hours: int, price: str, status: str) -> Page:
 
 
 def refresh(config: Path, when: datetime, monkeypatch: pytest.MonkeyPatch, capsys) -> str:  # type: ignore[no-untyped-def]
-    from cli.main import main
+    from evidence_cli.main import main
 
     monkeypatch.setenv("EVIDENCE_NOW", when.isoformat())
     capsys.readouterr()
@@ -52,7 +52,7 @@ def test_statuses_and_figures_over_time(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     web.routes["/free"] = page(500, "$55", "Applications are open for the spring cohort.")
     db = tmp_path / "w.duckdb"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from cli.report import report_text
+from evidence_cli.report import report_text
 from extractors.values import Freshness, Grade
 from flows.alerting import (
     RunReport,

@@ -46,7 +46,7 @@ def start_refresh(config: Path, batch: int = 10, **env: str) -> subprocess.Popen
     full_env.pop("EVIDENCE_NOW", None)  # the test's own clock, unless it names one
     full_env.update(env)
     return subprocess.Popen(
-        [sys.executable, "-m", "cli", "refresh", "--config", str(config)],
+        [sys.executable, "-m", "evidence_cli", "refresh", "--config", str(config)],
         env=full_env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

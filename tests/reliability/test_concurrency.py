@@ -17,7 +17,7 @@ from .conftest import start_refresh, write_catalog
 
 def _read(config: Path, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "cli", *args, "--config", str(config)],
+        [sys.executable, "-m", "evidence_cli", *args, "--config", str(config)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

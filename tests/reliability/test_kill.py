@@ -209,7 +209,7 @@ def test_gc_killed_at_any_moment_leaves_a_whole_file(tmp_path: Path) -> None:
     config = tmp_path / "config"
     config.mkdir()
     (config / "settings.yaml").write_text("history: {keep_pages: 100000}\n")  # drop none
-    command = [sys.executable, "-m", "cli", "gc", "--config", str(config), "--db", str(db)]
+    command = [sys.executable, "-m", "evidence_cli", "gc", "--config", str(config), "--db", str(db)]
     env = {**os.environ}
     env.pop("EVIDENCE_NOW", None)
     landed_mid_copy = 0

@@ -171,7 +171,15 @@ def test_schema2_database_made_by_that_release_migrates_and_reads_the_same() -> 
         finally:
             con.close()
         shown = subprocess.run(
-            [sys.executable, "-m", "cli", "show", "nimbus-research-credits", "--db", str(db)],
+            [
+                sys.executable,
+                "-m",
+                "evidence_cli",
+                "show",
+                "nimbus-research-credits",
+                "--db",
+                str(db),
+            ],
             capture_output=True,
             text=True,
             timeout=120,
@@ -191,7 +199,7 @@ def test_messages_queued_before_every_one_was_kept_become_kept_messages(
     it is upgraded, says so in one line."""
     import duckdb
 
-    from cli.main import main
+    from evidence_cli.main import main
 
     db = tmp_path / "nine.duckdb"
     con = duckdb.connect(str(db))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
+from evidence_cli.main import main
 from flows.catalog import load_catalog
 from flows.catalog.yaml_lines import MAX_YAML_BYTES, MAX_YAML_NODES
 from warehouse.errors import ConfigError

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
+from evidence_cli.main import main
 from warehouse.db import connect
 
 FORMULAS = ['=HYPERLINK("http://x")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\t=1", "\r=1"]

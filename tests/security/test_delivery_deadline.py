@@ -151,7 +151,7 @@ def test_a_refresh_with_a_dripping_endpoint_exits_once_its_work_is_done(
     )
     started = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-m", "cli", "refresh", "--config", str(config)],
+        [sys.executable, "-m", "evidence_cli", "refresh", "--config", str(config)],
         capture_output=True,
         text=True,
         timeout=240,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from store_support import T0, Warehouse
 
-from cli.main import main
+from evidence_cli.main import main
 from extractors.textdiff import MAX_DIFF_TOKENS, cut_for_diff, word_diff
 
 WORDS = 1_100_000  # more distinct words than there are code points to stand for them

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from store_support import T0, Warehouse
 
-from cli.main import main
+from evidence_cli.main import main
 from warehouse.lock import refresh_lock
 
 

@@ -105,7 +105,7 @@ def test_a_refresh_with_a_page_and_a_robots_txt_redirected_to_mailto_completes(
             tmp_path, json.dumps(records), f"database: {db}\nfetch: {{retries: 0}}\n"
         )
         done = subprocess.run(
-            [sys.executable, "-m", "cli", "refresh", "--config", str(config)],
+            [sys.executable, "-m", "evidence_cli", "refresh", "--config", str(config)],
             capture_output=True,
             text=True,
             timeout=300,
@@ -131,7 +131,7 @@ def test_a_refresh_with_a_page_and_a_robots_txt_redirected_to_mailto_completes(
 def test_suggest_on_a_page_redirected_to_mailto_is_one_line(
     web: WebServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     web.routes["/bad"] = moved("mailto:someone@example.org")
     web.routes["/robots.txt"] = moved("javascript:alert(1)")
@@ -147,7 +147,7 @@ def test_suggest_on_a_page_redirected_to_mailto_is_one_line(
 def test_a_source_url_with_a_port_that_cannot_be_is_one_config_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], port: str
 ) -> None:
-    from cli.main import main
+    from evidence_cli.main import main
 
     url = f"http://127.0.0.1:{port}/page"
     config = write_config(

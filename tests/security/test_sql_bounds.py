@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import SQL_LIMIT, main
+from evidence_cli.main import SQL_LIMIT, main
 from warehouse.db import connect
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from store_support import T0, Warehouse
 
-from cli.main import main
+from evidence_cli.main import main
 from extractors.printable import printable
 from warehouse import store
 from warehouse.rows import CheckRow, RecordRow, SourceRow

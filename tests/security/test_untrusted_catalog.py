@@ -13,7 +13,7 @@ import duckdb
 import pytest
 from support import write_config
 
-from cli.main import main
+from evidence_cli.main import main
 from warehouse.db import connect
 
 SECRET = "the-local-secret-7d1c"
@@ -55,7 +55,7 @@ def test_check_on_a_crafted_database_reads_no_file_and_says_one_line(
         f"database: {db}\n",
     )
     done = subprocess.run(
-        [sys.executable, "-m", "cli", "check", "--format", fmt, "--config", str(config)],
+        [sys.executable, "-m", "evidence_cli", "check", "--format", fmt, "--config", str(config)],
         capture_output=True,
         text=True,
         timeout=120,

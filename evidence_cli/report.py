@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from cli.render import table
+from evidence_cli.render import table
 from extractors.printable import printable
 from flows.alerting import RunReport
 from warehouse.queries import RecordSummary

@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from cli.render import as_csv, as_json, table
+from evidence_cli.render import as_csv, as_json, table
 from extractors.printable import printable
 from extractors.values import AlertKind, Render, Role
 from flows.catalog import (
@@ -353,7 +353,7 @@ def _db_for_reading(args: argparse.Namespace) -> Path:
     limit_readers(settings.memory_limit)
     db = resolve_db(args.db, settings)
     if not db.exists():
-        from cli.demo import DEMO_DB
+        from evidence_cli.demo import DEMO_DB
 
         if Path(DEMO_DB).exists() and db != Path(DEMO_DB):
             raise WarehouseMissing(
@@ -381,7 +381,7 @@ def cmd_refresh(args: argparse.Namespace) -> int:
         raise EvidenceError(f"no directory {db.parent} for the database {db}: make it first")
     check_database_file(db)
     ensure_no_refresh(db)  # a second refresh exits at once, before Prefect starts
-    from cli.report import report_text
+    from evidence_cli.report import report_text
     from flows.commands.run import run_refresh
 
     report = run_refresh(
@@ -403,7 +403,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from cli.card import render_card
+    from evidence_cli.card import render_card
 
     with _reading(args) as con:
         data = queries.card(con, args.record_id)
@@ -416,7 +416,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_sql(args: argparse.Namespace) -> int:
-    from cli.render import write_rows
+    from evidence_cli.render import write_rows
 
     with _reading(args) as con:
         rows = queries.stream_user_query(con, args.query, args.limit or None)
@@ -596,7 +596,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 
 
 def cmd_site(args: argparse.Namespace) -> int:
-    from cli.site import write_site
+    from evidence_cli.site import write_site
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():
@@ -615,7 +615,7 @@ def cmd_site(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from cli.site import SITE_TITLE
+    from evidence_cli.site import SITE_TITLE
     from flows.commands.export import write_tables, write_warc
     from warehouse.exports import kept_pages
 
@@ -654,7 +654,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from cli.diff import diff_report
+    from evidence_cli.diff import diff_report
 
     with _reading(args) as con:
         print(diff_report(con, args.record_id, args.source_id, args.since, args.until))
@@ -759,7 +759,7 @@ def cmd_update(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from cli.problems import no_database_note, render_check
+    from evidence_cli.problems import no_database_note, render_check
     from flows.commands.check import run_check
 
     files = [Path(f) for f in args.files]
@@ -803,7 +803,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    from cli.plan import render_plan
+    from evidence_cli.plan import render_plan
     from flows.commands.plan import run_plan
 
     config_dir = config_dir_from(args.config)
@@ -825,7 +825,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from cli.demo import run_demo
+    from evidence_cli.demo import run_demo
 
     return run_demo(args.db, args.verbose)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from cli.render import cell, day, evidence_line, failing_note, freshness_line, table
+from evidence_cli.render import cell, day, evidence_line, failing_note, freshness_line, table
 from extractors.conditions import Condition
 from extractors.printable import printable
 from extractors.values import CheckOutcome

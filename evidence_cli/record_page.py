@@ -10,9 +10,9 @@ from datetime import date, datetime
 
 from markupsafe import Markup
 
-from cli.card import value_history
-from cli.charts import step_chart_svg
-from cli.render import failing_note
+from evidence_cli.card import value_history
+from evidence_cli.charts import step_chart_svg
+from evidence_cli.render import failing_note
 from extractors.conditions import Condition
 from extractors.values import Role
 from warehouse.card import Card, ClaimState, ParsedExtract, ShownValue, SourceCheck

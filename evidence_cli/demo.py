@@ -16,13 +16,13 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import demo
-from cli.card import render_card
-from cli.diff import diff_report
-from cli.render import table
-from cli.report import report_text
-from cli.sample_server import SampleSite
-from cli.site import write_site
+from evidence_cli import demo_site
+from evidence_cli.card import render_card
+from evidence_cli.diff import diff_report
+from evidence_cli.render import table
+from evidence_cli.report import report_text
+from evidence_cli.sample_server import SampleSite
+from evidence_cli.site import write_site
 from flows.catalog import load_catalog
 from flows.runtime import clock
 from warehouse import queries
@@ -30,7 +30,7 @@ from warehouse.db import check_database_file, connect, session
 from warehouse.errors import EvidenceError
 from warehouse.lock import ensure_no_refresh, lock_path
 
-DEMO_DIR = Path(demo.__file__).resolve().parent
+DEMO_DIR = Path(demo_site.__file__).resolve().parent
 DEMO_DB = "data/demo.duckdb"
 DEMO_PORT = 8741  # the sample site's, run after run
 CARD_RECORD = "icml-2026-repro-credits"

@@ -1,5 +1,5 @@
 """`evidence site --out DIR`: the catalog as a static site, readable from file:// with no
-network and no JavaScript. Jinja2 templates (cli/templates/) with autoescape on: every
+network and no JavaScript. Jinja2 templates (evidence_cli/templates/) with autoescape on: every
 string that came from a page is escaped."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from uuid import NAMESPACE_URL, uuid5
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from cli.record_page import claims_on_page, figures_on_page, sources_on_page
-from cli.render import evidence_said
+from evidence_cli.record_page import claims_on_page, figures_on_page, sources_on_page
+from evidence_cli.render import evidence_said
 from extractors.grading import urgency
 from extractors.values import Freshness, Grade
 from flows.catalog import license_url
@@ -83,7 +83,7 @@ def write_site(
     `with_data`: the stable views too, under data/parquet and data/csv with their
     datapackage.json. Returns the index's path."""
     env = Environment(
-        loader=PackageLoader("cli", "templates"),
+        loader=PackageLoader("evidence_cli", "templates"),
         autoescape=select_autoescape(["html", "xml"]),
         trim_blocks=True,
         lstrip_blocks=True,

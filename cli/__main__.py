@@ -1,5 +1,0 @@
-"""`python -m cli`: the `evidence` command."""
-
-from cli.main import run
-
-run()

@@ -1,0 +1,5 @@
+"""`python -m evidence_cli`: the `evidence` command."""
+
+from evidence_cli.main import run
+
+run()
