@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections import defaultdict
-from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from uuid import NAMESPACE_URL, uuid5
@@ -18,16 +16,14 @@ from markupsafe import Markup
 
 from evidence_cli.record_page import claims_on_page, figures_on_page, sources_on_page
 from evidence_cli.render import evidence_said
-from extractors.grading import urgency
 from extractors.values import Freshness, Grade
-from flows.catalog import license_url
+from flows.commands import pages
 from warehouse import queries
 from warehouse.db import Connection
-from warehouse.errors import WarehouseError
 from warehouse.outputs import dir_in, file_in, output_dir, write_text
 
-SITE_TITLE = "Evidence catalog"
-PROJECT_URL = "https://github.com/evidence-pipeline/evidence-pipeline"
+SITE_TITLE, day, natural = pages.SITE_TITLE, pages.day, pages.natural
+
 # Okabe-Ito colours, distinguishable with every common colour blindness; the badges
 # carry the word as well.
 GRADE_COLOURS = {
@@ -36,38 +32,6 @@ GRADE_COLOURS = {
     Grade.UNVERIFIED: "#999999",
     Grade.CONTRADICTED: "#D55E00",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class IndexRow:
-    """A record as a line of the site's index: its status, with its dates as days and
-    its last change said."""
-
-    record_id: str
-    title: str
-    grade: Grade
-    freshness: Freshness
-    sources_confirming: int
-    stale_on: str | None
-    days_left: int | None  # until it goes stale
-    last_change: str | None
-    moved: str
-    unreachable: int
-
-
-def index_row(r: queries.SiteRecord, moved: str, today: date) -> IndexRow:
-    return IndexRow(
-        record_id=r.record_id,
-        title=r.title,
-        grade=r.grade,
-        freshness=r.freshness,
-        sources_confirming=r.sources_confirming,
-        stale_on=_day(r.stale_on),
-        days_left=(r.stale_on.date() - today).days if r.stale_on is not None else None,
-        last_change=_day(r.last_change),
-        moved=moved,
-        unreachable=r.unreachable,
-    )
 
 
 def write_site(
@@ -82,43 +46,22 @@ def write_site(
     review.html (the queue of `evidence review`), sources.html and feed.xml into `out`;
     `with_data`: the stable views too, under data/parquet and data/csv with their
     datapackage.json. Returns the index's path."""
-    env = Environment(
-        loader=PackageLoader("evidence_cli", "templates"),
-        autoescape=select_autoescape(["html", "xml"]),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["url_breaks"] = url_breaks
-    env.filters["day"] = _day
+    env = templates()
+    env.filters["day"] = day
     common = {"site_title": SITE_TITLE, "generated": now.strftime("%Y-%m-%d %H:%M UTC")}
-    history: defaultdict[str, list[queries.GradeChange]] = defaultdict(list)
-    for change in queries.grade_history(con):
-        history[change.record_id].append(change)
-    changes = queries.newest_changes(con)
-    records = [
-        index_row(r, what_moved(r.record_id, history[r.record_id], changes), now.date())
-        for r in queries.site_records(con)
-    ]
-    records.sort(  # as `evidence status` orders them; among equals, unreachable first
-        key=lambda r: (
-            urgency(r.grade, r.freshness),
-            0 if r.unreachable else 1,
-            natural(r.record_id),
-        )
-    )
+    catalog = pages.catalog_pages(con, now)
+    records = catalog.records
     out = output_dir(out)  # written through: a symlinked folder is followed
     dir_in(out, "records")
     files = _write_data(con, out, now) if with_data else []
-    from flows.commands.review import review_items
-
-    queue = review_items(con, now)
+    queue = pages.queue(con, now)
     index = file_in(out, "index.html")
     write_text(
         index,
         env.get_template("index.html").render(
             records=records,
             root="",
-            dataset=dataset(records, now, license, files),
+            dataset=pages.dataset(records, now, license, files),
             queue_size=len(queue),
             **common,
         ),
@@ -128,31 +71,41 @@ def write_site(
         env.get_template("review.html").render(queue=queue, root="", **common),
     )
     for r in records:
-        page = _record_page(con, r.record_id, history[r.record_id], now)
-        page["moved"], page["last_change"] = r.moved, r.last_change
+        page = pages.record_page(con, r.record_id, catalog.history.get(r.record_id, []), r)
         write_text(
             file_in(out, f"records/{r.record_id}.html"),
-            env.get_template("record.html").render(root="../", **page, **common),
+            env.get_template("record.html").render(
+                root="../", **record_context(page, now), **common
+            ),
         )
-    sources = sorted(
-        queries.source_health(con),
-        key=lambda s: (bool(s.reachable), natural(s.record_id), natural(s.source_id)),
-    )
     write_text(
         file_in(out, "sources.html"),
-        env.get_template("sources.html").render(sources=sources, root="", **common),
+        env.get_template("sources.html").render(sources=pages.sources(con), root="", **common),
     )
-    catalog = queries.catalog_uuid(con) or uuid5(NAMESPACE_URL, f"file:{out.resolve()}").hex
+    name = queries.catalog_uuid(con) or uuid5(NAMESPACE_URL, f"file:{out.resolve()}").hex
     write_text(
         file_in(out, "feed.xml"),
         env.get_template("feed.xml").render(
-            entries=_feed_entries(con, history, catalog),
-            feed_id=f"urn:evidence-pipeline:catalog:{catalog}",
+            entries=pages.feed_entries(con, catalog.history, name),
+            feed_id=f"urn:evidence-pipeline:catalog:{name}",
             updated=now.astimezone(UTC).isoformat(),
             **common,
         ),
     )
     return index
+
+
+def templates() -> Environment:
+    """The site's templates, autoescaped: the static site and the desk render with them."""
+    env = Environment(
+        loader=PackageLoader("evidence_cli", "templates"),
+        autoescape=select_autoescape(["html", "xml"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["url_breaks"] = url_breaks
+    env.filters["day"] = day
+    return env
 
 
 DATA_FORMATS = ("parquet", "csv")
@@ -170,69 +123,25 @@ def _write_data(con: Connection, out: Path, now: datetime) -> list[tuple[str, st
     return files
 
 
-def dataset(
-    records: list[IndexRow],
-    now: datetime,
-    license: str | None,
-    files: list[tuple[str, str, str]],
-) -> dict[str, Any]:
-    """The catalog as a schema.org Dataset (JSON-LD), as dataset search engines read it;
-    its distributions are the exports written beside the site."""
-    data: dict[str, Any] = {
-        "@context": "https://schema.org/",
-        "@type": "Dataset",
-        "name": SITE_TITLE,
-        "description": (
-            f"{len(records)} records of a catalog of facts, each claim checked against its "
-            "primary and third-party sources: its evidence grade (documented, reported, "
-            "unverified, contradicted), when it was checked and when it goes stale."
-        ),
-        "dateModified": now.astimezone(UTC).isoformat(),
-        "variableMeasured": ["grade", "freshness", "checked_at", "stale_on"],
-        # schema.org: a Dataset's creator is an Organization or a Person
-        "creator": {"@type": "Organization", "name": "evidence-pipeline", "url": PROJECT_URL},
-    }
-    if license:
-        data["license"] = license_url(license)  # an SPDX id given as its licence's URL
-    if files:
-        data["distribution"] = [
-            {
-                "@type": "DataDownload",
-                "name": path.rsplit("/", 1)[-1],
-                "contentUrl": path,
-                "encodingFormat": media,
-            }
-            for path, _, media in files
-        ]
-    return data
-
-
-def _record_page(
-    con: Connection, record_id: str, history: list[queries.GradeChange], now: datetime
-) -> dict[str, Any]:
-    card = queries.card(con, record_id)
-    if card is None:
-        raise WarehouseError(f"no record {record_id!r} in the warehouse")
+def record_context(page: pages.RecordPage, now: datetime) -> dict[str, Any]:
+    """A record page's template values: its card rendered (claims, figures, sources, the
+    grade's timeline), for the static site and the desk alike."""
+    card = page.card
     figures = figures_on_page(card)
     return {
         "record": card.record,
-        "checked_on": _day(card.record.checked_at),
-        "stale_on": _day(card.record.stale_on),
+        "checked_on": day(card.record.checked_at),
+        "stale_on": day(card.record.stale_on),
         # the card's sentence, from the rows of the grade
         "evidence": evidence_said(card.record.grade, card.claims, card.checks),
         "fields": [(f["name"], f["value"]) for f in card.record.fields or []],
-        "claims": claims_on_page(card, now, _day),
+        "claims": claims_on_page(card, now, day),
         "figures": sorted(figures.items(), key=lambda kv: natural(kv[0])),
-        "sources": sources_on_page(card, _day),
-        "timeline": timeline_svg(history, now),
+        "sources": sources_on_page(card, day),
+        "timeline": timeline_svg(list(page.history), now),
+        "moved": page.moved,
+        "last_change": page.last_change,
     }
-
-
-def natural(text: str) -> tuple[tuple[int, int | str], ...]:
-    """A sort key that reads the numbers in a name as numbers: r2 before r10."""
-    return tuple(
-        (0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part
-    )
 
 
 def url_breaks(url: str) -> Markup:
@@ -242,26 +151,6 @@ def url_breaks(url: str) -> Markup:
     return Markup("<wbr>").join(
         Markup('<span class="nowrap">{}</span>').format(p) for p in pieces if p
     )
-
-
-def what_moved(record_id: str, history: list[queries.GradeChange], changes: dict[str, str]) -> str:
-    """The record's last change, said plainly: "documented -> contradicted: gpu-hours 500
-    GPU hours -> 300 GPU hours" (the figures from its `changed:` alert, when a changed
-    claim is what made it contradicted)."""
-    if not history:
-        return ""
-    last = history[-1]
-    if len(history) == 1:
-        return f"{last.grade} ({last.freshness}), first graded"
-    prev = history[-2]
-    if prev.grade != last.grade:
-        moved = f"{prev.grade} -> {last.grade}"
-    else:
-        moved = f"{prev.freshness} -> {last.freshness}"
-    title = changes.get(record_id)
-    if last.grade == Grade.CONTRADICTED and title:
-        moved += ": " + title.removeprefix(f"changed: {record_id} ")
-    return moved
 
 
 CURRENT_BAND = 0.08  # of the timeline's width at least, for the grade as it stands
@@ -292,7 +181,7 @@ def timeline_svg(history: list[queries.GradeChange], now: datetime, width: int =
         if i + 1 == len(history):
             w = max(width - x, 2.0)  # the grade as it stands, up to today
         colour = GRADE_COLOURS.get(row.grade, "#999999")
-        label = html.escape(f"{row.grade}, {row.freshness} from {_day(row.changed_at)}")
+        label = html.escape(f"{row.grade}, {row.freshness} from {day(row.changed_at)}")
         parts.append(
             f'<rect x="{x:.1f}" y="4" width="{w:.1f}" height="22" fill="{colour}">'
             f"<title>{label}</title></rect>"
@@ -309,10 +198,10 @@ def timeline_svg(history: list[queries.GradeChange], now: datetime, width: int =
 
 def _ends(start: datetime, now: datetime) -> tuple[str, str]:
     """The timeline's two ends, told apart: days, or times within the day it began."""
-    if _day(start) != _day(now):
-        return str(_day(start)), str(_day(now))
+    if day(start) != day(now):
+        return str(day(start)), str(day(now))
     at = start.astimezone(UTC)
-    return f"{_day(start)} {at:%H:%M}", f"{now.astimezone(UTC):%H:%M} UTC (now)"
+    return f"{day(start)} {at:%H:%M}", f"{now.astimezone(UTC):%H:%M} UTC (now)"
 
 
 def _legend(history: list[queries.GradeChange]) -> Markup:
@@ -327,65 +216,3 @@ def _legend(history: list[queries.GradeChange]) -> Markup:
     if any(row.freshness != Freshness.FRESH for row in history):
         items.append(Markup('<span class="key"><span class="swatch hatched"></span>stale</span>'))
     return Markup('<p class="legend">') + Markup(" ").join(items) + Markup("</p>")
-
-
-def _feed_entries(
-    con: Connection, history: dict[str, list[queries.GradeChange]], catalog: str
-) -> list[dict]:
-    """Grade and freshness changes (going stale among them) and claims now `changed`,
-    newest first, each dated by its change and named within the catalog's own id."""
-    base = f"urn:evidence-pipeline:catalog:{catalog}"
-    entries = []
-    for record_id, rows in history.items():
-        for previous, row in zip([None, *rows], rows, strict=False):
-            if previous is None:
-                what = f"{record_id} graded {row.grade} ({row.freshness})"
-            elif row.freshness == Freshness.STALE and previous.freshness != Freshness.STALE:
-                what = f"{record_id} went stale"
-            else:
-                what = (
-                    f"{record_id}: {previous.grade} ({previous.freshness}) -> "
-                    f"{row.grade} ({row.freshness})"
-                )
-            entries.append(
-                {
-                    "title": what,
-                    "id": f"{base}:{record_id}:{row.changed_at.isoformat()}",
-                    "updated": row.changed_at.astimezone(UTC).isoformat(),
-                    "record_id": record_id,
-                    "summary": what,
-                }
-            )
-    for v in queries.value_moves(con):
-        what = f"{v.record_id} {v.claim_id} on {v.source_id}: {v.was} -> {v.now}"
-        entries.append(
-            {
-                "title": what,
-                "id": f"{base}:{v.record_id}:{v.claim_id}:"
-                f"{v.source_id}:value:{v.first_seen_at.isoformat()}",
-                "updated": v.first_seen_at.astimezone(UTC).isoformat(),
-                "record_id": v.record_id,
-                "summary": f"{what}. Values: {v.history}",
-            }
-        )
-    for c in queries.changed_claims(con):
-        entries.append(
-            {
-                "title": f"{c.record_id} {c.claim_id} changed on {c.source_id}"
-                + (f": {c.status} -> {c.found_status}" if c.found_status else ""),
-                "id": f"{base}:{c.record_id}:{c.claim_id}:{c.source_id}:{c.changed_at.isoformat()}",
-                "updated": c.changed_at.astimezone(UTC).isoformat(),
-                "record_id": c.record_id,
-                "summary": f"now: {c.found_text}",
-            }
-        )
-    entries.sort(key=lambda e: e["updated"], reverse=True)
-    return entries[:500]
-
-
-def _day(value: datetime | date | None) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        return value.astimezone(UTC).date().isoformat()
-    return value.isoformat()

@@ -1,9 +1,9 @@
 """The commands below the command line, one module each, imported by the CLI only when
 it runs that command (a read command never imports Prefect): a one-off refresh (`run`),
 `serve`, `gc`, `reextract`, `suggest`, `export`, the catalog checked offline (`check`,
-`plan`, both reading it through `offline`), and the catalog kept (`review`, `accept`,
-`update`). They sit above the flow, which two of them run; nothing in flows/ imports
-them."""
+`plan`, both reading it through `offline`), the catalog kept (`review`, `accept`,
+`update`), and what the site's and the desk's pages show (`pages`). They sit above the
+flow, which two of them run; nothing in flows/ imports them."""
 
 __all__ = [
     "accept",
@@ -11,6 +11,7 @@ __all__ = [
     "export",
     "gc",
     "offline",
+    "pages",
     "plan",
     "reextract",
     "review",
