@@ -503,7 +503,10 @@ def cmd_alerts(args: argparse.Namespace) -> int:
         return 0
     if not rows:
         filtered = [f"of kind {args.kind}"] if args.kind else []
-        filtered += [f"since {args.since}"] if args.since else []
+        if args.since:
+            since = args.since.astimezone(UTC)
+            day = since.date().isoformat()
+            filtered.append(f"since {day}" if since.time() == time() else f"since {since:%Y-%m-%d %H:%M} UTC")
         said = f" {' and '.join(filtered)}" if filtered else ""
         print(
             f"no alerts kept{said}"

@@ -21,7 +21,7 @@ T0 = datetime(2026, 11, 4, 6, 0, tzinfo=UTC)
 PRIMARY = """<html><head><title>Nimbus research credits</title></head><body>
 <nav>Home Pricing Docs</nav><main><h1>Research credits</h1>
 <p>Academic researchers can receive up to {amount} in cloud credits for 12 months.</p>
-<p>Applications are open to faculty and PhD students. Reviews take 2-3 weeks.</p>
+<p>Faculty and PhD students are eligible. Reviews take 2-3 weeks.</p>
 </main></body></html>"""
 THIRD = """<html><head><title>Roundup</title></head><body><article><h1>Free GPU roundup</h1>
 <p>Nimbus: academic researchers can receive up to $5,000 in cloud credits for 12 months.</p>
