@@ -45,12 +45,12 @@ def page(i: int, credits: int) -> str:
     )
 
 
-def write_catalog(config: Path, n: int) -> None:
+def write_catalog(config: Path, n: int, every: int = 30) -> None:
     (config / "records").mkdir(parents=True)
     for start in range(0, n, PER_FILE):
         lines = []
         for i in range(start, min(n, start + PER_FILE)):
-            due = "\n  review_by: 2026-11-01" if i % 30 == 9 else ""
+            due = "\n  review_by: 2026-11-01" if i % every == 9 else ""
             lines.append(
                 f"- id: r{i}\n  title: Record {i}{due}\n  sources:\n"
                 f'    - {{id: own, url: "https://org{i}.example/credits", role: primary}}\n'
@@ -62,9 +62,9 @@ def write_catalog(config: Path, n: int) -> None:
         (config / "records" / f"part{start // PER_FILE}.yaml").write_text("".join(lines))
 
 
-def store_day(db: Path, config: Path, n: int, day: int, states: dict) -> None:
+def store_day(db: Path, config: Path, n: int, day: int, states: dict, every: int = 30) -> None:
     """One day's pages: on day 1, every 30th record's primary shows another figure and
-    every 30th (offset 5) record's blog answers 404."""
+    every 30th (offset 5) record's blog answers 404 (or every `every`th)."""
     at = T0 + timedelta(days=day)
     catalog = load_catalog(config)
     pages, fetches = [], []
@@ -73,7 +73,7 @@ def store_day(db: Path, config: Path, n: int, day: int, states: dict) -> None:
             ("own", f"https://org{i}.example/credits"),
             ("blog", f"https://blog.example/p{i}"),
         ):
-            if day and source == "blog" and i % 30 == 5:
+            if day and source == "blog" and i % every == 5:
                 fetches.append(
                     FetchRow(
                         record_id=f"r{i}",
@@ -87,7 +87,7 @@ def store_day(db: Path, config: Path, n: int, day: int, states: dict) -> None:
                     )
                 )
                 continue
-            moved = day and source == "own" and i % 30 == 0
+            moved = day and source == "own" and i % every == 0
             text = page(i, 2500 + i if moved else 4000 + i)
             digest = hashlib.sha256(f"{source}{text}".encode()).hexdigest()
             pages.append(

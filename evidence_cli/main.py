@@ -62,6 +62,7 @@ EXAMPLES = {
     "schema": "evidence schema records > records.schema.json",
     "plan": "evidence plan --base origin/main --format markdown",
     "serve": "evidence serve --config config",
+    "ui": "evidence ui --open",
     "demo": "evidence demo",
 }
 
@@ -305,6 +306,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("serve", "run the refresh on schedule.cron until stopped")
     p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
 
+    p = command("ui", "the keeper's desk: review and keep the catalog in the browser")
+    p.add_argument("--host", default="127.0.0.1", help="the address to serve on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="the port (8765; 0: a free one)")
+    p.add_argument(
+        "--token",
+        help="a token every request must carry (env EVIDENCE_UI_TOKEN); needed on any host "
+        "but a loopback one",
+    )
+    p.add_argument("--open", action="store_true", help="open it in the web browser")
+
     p = command("demo", "the whole cycle offline against bundled pages on 127.0.0.1")
     p.add_argument("--verbose", action="store_true", help="show Prefect's own logs")
     return parser
@@ -505,8 +516,8 @@ def cmd_alerts(args: argparse.Namespace) -> int:
         filtered = [f"of kind {args.kind}"] if args.kind else []
         if args.since:
             since = args.since.astimezone(UTC)
-            day = since.date().isoformat()
-            filtered.append(f"since {day}" if since.time() == time() else f"since {since:%Y-%m-%d %H:%M} UTC")
+            shown = f"{since:%Y-%m-%d}" if since.time() == time() else f"{since:%Y-%m-%d %H:%M} UTC"
+            filtered.append(f"since {shown}")
         said = f" {' and '.join(filtered)}" if filtered else ""
         print(
             f"no alerts kept{said}"
@@ -816,6 +827,25 @@ def cmd_plan(args: argparse.Namespace) -> int:
     return 2 if plan.config_errors else 0
 
 
+def cmd_ui(args: argparse.Namespace) -> int:
+    from evidence_cli.desk import DeskConfig, is_loopback, serve_desk
+
+    catalog = _catalog(args)  # a config error stops here, before anything is served
+    db = _db_for_reading(args)
+    if not db.exists():
+        raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
+    token = args.token or os.environ.get("EVIDENCE_UI_TOKEN") or None
+    if not is_loopback(args.host) and token is None:
+        raise EvidenceError(
+            f"evidence ui on {args.host} needs --token (or EVIDENCE_UI_TOKEN): anyone who "
+            "reaches that address could change the catalog"
+        )
+    if not 0 <= args.port <= 65535:
+        raise EvidenceError(f"--port {args.port}: give a port from 0 to 65535")
+    cfg = DeskConfig(catalog.config_dir.resolve(), db.resolve(), args.host, args.port, token)
+    return serve_desk(cfg, args.open)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     db = resolve_db(args.db, catalog.settings)
@@ -854,6 +884,7 @@ COMMANDS = {
     "schema": cmd_schema,
     "plan": cmd_plan,
     "serve": cmd_serve,
+    "ui": cmd_ui,
     "demo": cmd_demo,
 }
 

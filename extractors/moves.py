@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, date, datetime, time
+from functools import lru_cache
 
 from extractors.numbers import extract_numbers, name_numbers
 from extractors.values import QuotedNumber
@@ -25,16 +26,23 @@ def figure_words(number: QuotedNumber) -> str:
 def moved_figures(before: str, after: str, now: datetime) -> list[tuple[str, str]]:
     """Each figure of `before` that reads otherwise in `after`, paired in reading order;
     bare numbers (names left out) where the grammar reads no figure, or not as many."""
+    return list(_moved_on(before, after, now.astimezone(UTC).date()))
+
+
+@lru_cache(maxsize=4096)  # a desk or a site asks again for the same wordings
+def _moved_on(before: str, after: str, day: date) -> tuple[tuple[str, str], ...]:
+    """moved_figures on a day: a year-less date reads by the day, not the hour."""
+    now = datetime.combine(day, time(), UTC)
     was = [figure_words(n) for n in extract_numbers(before, now)]
     is_ = [figure_words(n) for n in extract_numbers(after, now)]
     if was and len(was) == len(is_):
-        pairs = [(a, b) for a, b in zip(was, is_, strict=True) if a != b]
+        pairs = tuple((a, b) for a, b in zip(was, is_, strict=True) if a != b)
         if pairs:
             return pairs
     was, is_ = bare_figures(before), bare_figures(after)
     if len(was) != len(is_):
-        return [(", ".join(was), ", ".join(is_))] if was != is_ else []
-    return [(a, b) for a, b in zip(was, is_, strict=True) if a != b]
+        return ((", ".join(was), ", ".join(is_)),) if was != is_ else ()
+    return tuple((a, b) for a, b in zip(was, is_, strict=True) if a != b)
 
 
 def bare_figures(text: str) -> list[str]:

@@ -83,6 +83,7 @@ class QueueItem:
     what: str
     since: date | None
     command: str
+    source: str | None = None  # the page it is about (the source `update` takes it from)
 
 
 QUEUE_COLUMNS = ["record_id", "item", "kind", "what", "since", "command"]
@@ -132,6 +133,18 @@ def stored_file(con: duckdb.DuckDBPyConnection, record_id: str) -> RecordFile | 
         ),
     )
     return rows[0] if rows else None
+
+
+def stored_files(con: duckdb.DuckDBPyConnection, record_ids: list[str]) -> list[RecordFile]:
+    """The files these records were last stored from, and their digests then."""
+    return rows_as(
+        RecordFile,
+        con.execute(
+            "SELECT record_id, config_file, digest FROM store.record_files"
+            " WHERE list_contains(?, record_id)",
+            [record_ids],
+        ),
+    )
 
 
 def current_checks(
@@ -285,7 +298,7 @@ def _item(r: QueueRow, now: datetime, scope: str) -> QueueItem:
     else:  # review-by
         what = f"review by {since}" + (f" ({r.subject})" if r.subject else "")
         command = f"set a later review_by in {file}"
-    return QueueItem(r.record_id, r.subject, r.kind, what, since, command)
+    return QueueItem(r.record_id, r.subject, r.kind, what, since, command, r.source_id)
 
 
 def _moved(r: QueueRow, words: str | None, since: date | None, now: datetime) -> str:

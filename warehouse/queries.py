@@ -330,11 +330,13 @@ def site_records(con: duckdb.DuckDBPyConnection) -> list[SiteRecord]:
     return rows_as(
         SiteRecord,
         con.execute(
-            "SELECT r.*, (SELECT max(changed_at) FROM grade_history h "
-            "WHERE h.record_id = r.record_id) AS last_change, "
-            "(SELECT count(*) FROM source_health s WHERE s.record_id = r.record_id "
-            "AND NOT s.reachable AND s.last_attempt_at IS NOT NULL) AS unreachable "
-            "FROM record_status r"
+            # aggregates joined, not asked per record; health without the due rule
+            "SELECT r.*, h.last_change, coalesce(u.n, 0) AS unreachable FROM record_status r "
+            "LEFT JOIN (SELECT record_id, max(changed_at) AS last_change FROM grade_history "
+            "GROUP BY ALL) h USING (record_id) "
+            "LEFT JOIN (SELECT record_id, count(*) AS n FROM store.source_health_base "
+            "WHERE NOT reachable AND last_attempt_at IS NOT NULL GROUP BY ALL) u "
+            "USING (record_id) ORDER BY r.record_id"
         ),
     )
 
@@ -366,10 +368,17 @@ class GradeChange:
     changed_at: datetime
 
 
-def grade_history(con: duckdb.DuckDBPyConnection) -> list[GradeChange]:
-    """Every record's changes, each record's in the order they came."""
+def grade_history(
+    con: duckdb.DuckDBPyConnection, record_id: str | None = None
+) -> list[GradeChange]:
+    """Every record's changes (or one record's), each record's in the order they came."""
     return rows_as(
-        GradeChange, con.execute("SELECT * FROM grade_history ORDER BY record_id, changed_at")
+        GradeChange,
+        con.execute(
+            "SELECT * FROM grade_history WHERE $record_id IS NULL OR record_id = $record_id"
+            " ORDER BY record_id, changed_at",
+            {"record_id": record_id},
+        ),
     )
 
 
@@ -431,7 +440,7 @@ def failing_since(
 ) -> dict[str, tuple[str, datetime]]:
     """The record's sources whose page fails now: their last outcome and since when."""
     rows = con.execute(
-        "SELECT source_id, last_outcome, failing_since FROM source_health"
+        "SELECT source_id, last_outcome, failing_since FROM store.source_health_base"
         " WHERE record_id = ? AND failing_since IS NOT NULL",
         [record_id],
     ).fetchall()

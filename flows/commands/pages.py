@@ -40,6 +40,7 @@ class IndexRow:
     last_change: str | None
     moved: str
     unreachable: int
+    conditions: str | None = None  # the worst of its claims' conditions (pass, warn, fail)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,7 @@ def record_page(
     if card is None:
         raise EvidenceError(f"no record {record_id!r} in the database")
     if history is None:
-        history = [c for c in queries.grade_history(con) if c.record_id == record_id]
+        history = queries.grade_history(con, record_id)
     if row is None:
         moved = what_moved(record_id, history, queries.newest_changes(con))
         last = history[-1].changed_at if history else None
@@ -263,4 +264,5 @@ def _index_row(r: queries.SiteRecord, moved: str, today: date) -> IndexRow:
         last_change=day(r.last_change),
         moved=moved,
         unreachable=r.unreachable,
+        conditions=r.conditions,
     )

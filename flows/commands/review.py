@@ -21,10 +21,16 @@ def review_items(con: Connection, now: datetime, scope: str = "") -> list[QueueI
     if not dues:
         return items
     edited: dict[str, dict[tuple[str, str | None], date | None]] = {}
-    for record_id in {i.record_id for i in dues}:
-        stored = keeping.stored_file(con, record_id)
-        if stored is not None and file_digest(Path(stored.config_file)) != stored.digest:
-            edited[record_id] = _review_dates(Path(stored.config_file), record_id)
+    digests: dict[str, str] = {}  # a file of many records is read once
+    dates: dict[str, dict[tuple[str, str | None], date | None]] = {}
+    for stored in keeping.stored_files(con, sorted({i.record_id for i in dues})):
+        path = stored.config_file
+        if path not in digests:
+            digests[path] = file_digest(Path(path))
+        if digests[path] != stored.digest:
+            if path not in dates:
+                dates[path] = _review_dates(Path(path))
+            edited[stored.record_id] = dates[path]
     today = now.date()
     kept = []
     for item in items:
@@ -36,22 +42,22 @@ def review_items(con: Connection, now: datetime, scope: str = "") -> list[QueueI
     return kept
 
 
-def _review_dates(path: Path, record_id: str) -> dict[tuple[str, str | None], date | None]:
-    """The record's review_by dates as its file says them now (none when unreadable)."""
+def _review_dates(path: Path) -> dict[tuple[str, str | None], date | None]:
+    """The review_by dates of the file's records as it says them now, by (record, claim);
+    none when unreadable."""
     try:
         data, _ = load_yaml(path)
     except (OSError, EvidenceError):
         return {}
-    items = data if isinstance(data, list) else [data]
-    record = next((r for r in items if isinstance(r, dict) and r.get("id") == record_id), None)
-    if record is None:
-        return {}
-    dates: dict[tuple[str, str | None], date | None] = {
-        (record_id, None): _date(record.get("review_by"))
-    }
-    for claim in record.get("claims") or []:
-        if isinstance(claim, dict):
-            dates[(record_id, claim.get("id"))] = _date(claim.get("review_by"))
+    dates: dict[tuple[str, str | None], date | None] = {}
+    for record in data if isinstance(data, list) else [data]:
+        if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+            continue
+        record_id = record["id"]
+        dates[(record_id, None)] = _date(record.get("review_by"))
+        for claim in record.get("claims") or []:
+            if isinstance(claim, dict):
+                dates[(record_id, claim.get("id"))] = _date(claim.get("review_by"))
     return dates
 
 

@@ -1,0 +1,345 @@
+"""`evidence ui`: the keeper's desk, a local web application over the catalog and its
+database (contract: "The keeper's desk").
+
+`/` is the review queue, each item with the action that settles it as a button (Update,
+as `evidence update`; Accept, as `evidence accept`), then every record; `/records/ID` is
+the record's page, rendered with the static site's templates (one rendering of a card).
+Every request reads the database as it is, in a short read-only session; while a refresh
+writes, the page says so and reads again a moment later. The desk writes only the
+catalog's record files, through the commands' own writer.
+
+Safety, for a server that can change a catalog:
+- page and catalog text are always text (the templates autoescape);
+- a request whose Host is not the served one is refused (DNS rebinding);
+- actions are POSTs carrying the page's token, which is also a SameSite=Strict cookie
+  (a cross-site request has neither), and an Origin other than ours is refused;
+- any host but a loopback one needs a token (--token, or EVIDENCE_UI_TOKEN): then every
+  request carries it (`?token=` once, which sets a cookie, or `Authorization: Bearer`).
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+import socket
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from evidence_cli.diff import diff_report
+from evidence_cli.site import record_context, templates
+from extractors.values import Grade
+from flows.catalog import load_catalog
+from flows.commands import pages
+from flows.runtime import clock, command_scope
+from warehouse.db import session, set_now
+from warehouse.errors import EvidenceError, WarehouseBusy
+
+MAX_FORM = 16 << 10  # a desk form is a few ids and a token
+READ_WAIT_S = 1.0  # a request waits this long for a refresh's write lock, then says so
+COOKIE = "evidence_desk"  # the page token's cookie
+TOKEN_COOKIE = "evidence_token"  # the --token's, once given as ?token=
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; style-src 'unsafe-inline'; "
+    "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DeskConfig:
+    config_dir: Path
+    db: Path
+    host: str
+    port: int
+    token: str | None
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def desk_app(cfg: DeskConfig) -> Starlette:
+    """The desk's application, for one served host and port."""
+    env = templates()
+    page_token = secrets.token_urlsafe(24)  # this server's: forms carry it, as its cookie
+    hosts = {f"[{cfg.host}]:{cfg.port}" if ":" in cfg.host else f"{cfg.host}:{cfg.port}"}
+    if is_loopback(cfg.host):
+        hosts |= {f"localhost:{cfg.port}", f"127.0.0.1:{cfg.port}", f"[::1]:{cfg.port}"}
+    scope = command_scope(cfg.config_dir, cfg.db)
+
+    def render(name: str, status: int = 200, **values: Any) -> HTMLResponse:
+        now = clock.now()
+        body = env.get_template(name).render(
+            desk=True,
+            root="/",
+            csrf=page_token,
+            site_title=pages.SITE_TITLE,
+            generated=now.strftime("%Y-%m-%d %H:%M:%S UTC"),
+            **values,
+        )
+        response = HTMLResponse(body, status_code=status, headers=HEADERS)
+        response.set_cookie(COOKIE, page_token, httponly=True, samesite="strict")
+        return response
+
+    def busy() -> HTMLResponse:
+        response = render("desk.html", status=503, busy=True, queue=[], records=[], grades=[])
+        response.headers["Refresh"] = "2"
+        response.headers["Retry-After"] = "2"
+        return response
+
+    reader = ThreadPoolExecutor(1, thread_name_prefix="desk-queue")
+
+    def read_index(grade: str | None) -> Response:
+        now = clock.now()
+        try:
+            with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
+                # the queue on a second cursor beside the records: DuckDB reads both at once
+                cursor = con.cursor()
+                try:
+                    set_now(cursor, now)
+                    queued = reader.submit(pages.queue, cursor, now, scope)
+                    catalog = pages.catalog_pages(con, now)
+                    queue = queued.result()
+                finally:
+                    cursor.close()
+        except WarehouseBusy:
+            return busy()
+        records = [r for r in catalog.records if grade in (None, "", r.grade)]
+        counts = Counter(r.grade for r in catalog.records)
+        return render(
+            "desk.html",
+            queue=queue,
+            records=records,
+            grade=grade or None,
+            grades=[g.value for g in Grade if counts[g]],
+        )
+
+    def read_record(record_id: str) -> Response:
+        now = clock.now()
+        try:
+            with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
+                try:
+                    page = pages.record_page(con, record_id)
+                except EvidenceError as e:
+                    return render(
+                        "desk_done.html", status=404, heading="No such record", error=str(e)
+                    )
+                changed = sorted({c.source_id for c in page.card.checks if c.outcome == "changed"})
+                page_diff = "\n".join(
+                    diff_report(con, record_id, source, None, None, colour=False)
+                    for source in changed
+                )
+        except WarehouseBusy:
+            return busy()
+        return render("record.html", page_diff=page_diff, **record_context(page, now))
+
+    # reads and writes block: they run on worker threads, never on the server's loop
+    async def index(request: Request) -> Response:
+        return await run_in_threadpool(read_index, request.query_params.get("grade"))
+
+    async def record(request: Request) -> Response:
+        return await run_in_threadpool(read_record, request.path_params["record_id"])
+
+    async def update(request: Request) -> Response:
+        form = await _form(request)
+        refused = _refused(request, form.get("csrf"), page_token, hosts)
+        if refused is not None:
+            return refused
+        from flows.commands.update import update_claim
+
+        record_id = str(form.get("record_id") or "")
+        claim_id = str(form.get("claim_id") or "")
+        source_id = str(form.get("source_id") or "") or None
+        try:
+            done = await run_in_threadpool(
+                lambda: update_claim(
+                    load_catalog(cfg.config_dir),
+                    cfg.db,
+                    record_id,
+                    claim_id,
+                    source_id,
+                    scope=scope,
+                )
+            )
+        except WarehouseBusy:
+            return busy()
+        except EvidenceError as e:
+            return render(
+                "desk_done.html",
+                status=409,
+                heading="Not updated",
+                error=str(e),
+                record_id=record_id,
+            )
+        was = f"{done.before[0]}, {done.before[1]}" if done.before else "not graded"
+        now_ = f"{done.after[0]}, {done.after[1]}" if done.after else "not graded"
+        return render(
+            "desk_done.html",
+            heading=f"Updated {done.record_id}/{done.claim_id}",
+            said=f"Took the wording of {done.source_id} into {done.path}; checked against "
+            f"the stored pages: {was} -> {now_}.",
+            diff=done.diff,
+            record_id=done.record_id,
+        )
+
+    async def accept(request: Request) -> Response:
+        form = await _form(request)
+        refused = _refused(request, form.get("csrf"), page_token, hosts)
+        if refused is not None:
+            return refused
+        from flows.commands.accept import accept_held
+
+        record_id = str(form.get("record_id") or "")
+        source_id = str(form.get("source_id") or "")
+        try:
+            accepted = await run_in_threadpool(accept_held, cfg.db, record_id, source_id)
+        except WarehouseBusy:
+            return busy()
+        except EvidenceError as e:
+            return render(
+                "desk_done.html",
+                status=409,
+                heading="Not accepted",
+                error=str(e),
+                record_id=record_id,
+            )
+        return render(
+            "desk_done.html",
+            heading=f"Accepted {record_id}/{source_id}",
+            said=f"Accepted {accepted} held page(s) of {record_id}/{source_id}; grades recomputed.",
+            record_id=record_id,
+        )
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/records/{record_id}", record),
+            Route("/update", update, methods=["POST"]),
+            Route("/accept", accept, methods=["POST"]),
+        ]
+    )
+    return _Guard(app, hosts, cfg.token)  # type: ignore[return-value]
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """The desk's forms are URL-encoded and small; anything else is an empty form (and so
+    refused for want of its token)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        return {}
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM:
+            return {}
+    try:
+        fields = parse_qs(body.decode("utf-8", "replace"), max_num_fields=20)
+    except ValueError:
+        return {}
+    return {k: v[0] for k, v in fields.items()}
+
+
+def _refused(
+    request: Request, form_token: object, page_token: str, hosts: set[str]
+) -> Response | None:
+    """A POST must come from our own page: its token in the form and in its cookie, and
+    no Origin but ours."""
+    origin = request.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc.lower() not in hosts:
+        return PlainTextResponse("refused: a request from another site", status_code=403)
+    cookie = request.cookies.get(COOKIE, "")
+    token = str(form_token or "")
+    if not (
+        token and hmac.compare_digest(token, page_token) and hmac.compare_digest(cookie, page_token)
+    ):
+        return PlainTextResponse(
+            "refused: no token of this desk's page (reload the page and try again)",
+            status_code=403,
+        )
+    return None
+
+
+class _Guard:
+    """Every request: the served Host only (DNS rebinding), and the token where one is
+    set (`?token=` once sets its cookie, or `Authorization: Bearer`)."""
+
+    def __init__(self, app: Starlette, hosts: set[str], token: str | None) -> None:
+        self.app = app
+        self.hosts = hosts
+        self.token = token
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        if request.headers.get("host", "").lower() not in self.hosts:
+            response: Response = PlainTextResponse(
+                "refused: not the host this desk serves", status_code=400
+            )
+            await response(scope, receive, send)
+            return
+        if self.token is not None:
+            given = request.query_params.get("token")
+            if given is not None and hmac.compare_digest(given, self.token):
+                redirect = RedirectResponse(request.url.remove_query_params("token"), 303)
+                redirect.set_cookie(TOKEN_COOKIE, self.token, httponly=True, samesite="strict")
+                await redirect(scope, receive, send)
+                return
+            bearer = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+            cookie = request.cookies.get(TOKEN_COOKIE, "")
+            if not any(v and hmac.compare_digest(v, self.token) for v in (bearer, cookie)):
+                response = PlainTextResponse(
+                    "this desk needs its token: open the URL it printed (?token=...)",
+                    status_code=401,
+                    headers={"WWW-Authenticate": "Bearer"},
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def serve_desk(cfg: DeskConfig, open_browser: bool = False) -> int:
+    """Serve the desk until Ctrl-C (exit 130); its first line says where."""
+    import uvicorn
+
+    family = socket.AF_INET6 if ":" in cfg.host.strip("[]") else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((cfg.host.strip("[]"), cfg.port))
+    except OSError as e:
+        sock.close()
+        raise EvidenceError(f"cannot serve on {cfg.host}:{cfg.port}: {e.strerror or e}") from None
+    sock.listen(64)
+    port = sock.getsockname()[1]
+    served = DeskConfig(cfg.config_dir, cfg.db, cfg.host, port, cfg.token)
+    shown = f"[{cfg.host.strip('[]')}]" if family == socket.AF_INET6 else cfg.host
+    url = f"http://{shown}:{port}/" + (f"?token={cfg.token}" if cfg.token else "")
+    print(f"serving on {url}", flush=True)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    server = uvicorn.Server(
+        uvicorn.Config(desk_app(served), log_level="warning", lifespan="off", access_log=False)
+    )
+    server.run(sockets=[sock])
+    return 130  # stopped by Ctrl-C (or a TERM): the one way it ends
