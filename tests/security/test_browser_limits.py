@@ -4,7 +4,6 @@ an endless body ends at the limit."""
 
 from __future__ import annotations
 
-import dataclasses
 import gzip
 import threading
 import time
@@ -159,7 +158,7 @@ def test_a_page_whose_scripts_take_memory_without_end_is_too_large(web: WebServe
     requests = [FetchRequest(u, render=Render.BROWSER, obey_robots=False) for u in (hog, fine)]
     started = time.monotonic()
     # time enough that only memory can stop it on a loaded machine
-    got = fetch_batch(requests, dataclasses.replace(LIMITS, timeout_s=40), now)
+    got = fetch_batch(requests, LIMITS.model_copy(update={"timeout_s": 40}), now)
     assert got[hog][-1].outcome is Outcome.TOO_LARGE, got[hog][-1]
     assert "memory" in (got[hog][-1].error or "")
     assert got[fine][-1].outcome is Outcome.OK
