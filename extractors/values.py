@@ -10,7 +10,7 @@ holds the SQL's literals to these values.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 
@@ -167,6 +167,9 @@ class QuotedNumber:
     date_from: date | None = None
     date_to: date | None = None
     subject: str | None = None  # the noun phrase it measures (extractors/subjects.py)
+    # the grammar's rule that read it (extractors/figures/): for reading its mistakes,
+    # not kept with the page
+    rule: str | None = field(default=None, compare=False)
 
     @property
     def rate(self) -> str | None:

@@ -7,12 +7,8 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from extractors.numbers import (
-    _lean,
-    _parse_date,
-    _resolve_year,
-    extract_numbers,
-)
+from extractors.figures.dates import lean, parse_date, resolve_year
+from extractors.numbers import extract_numbers
 from extractors.sentences import sentence_around
 from extractors.values import NumberKind
 
@@ -40,11 +36,11 @@ def dates(text: str) -> list[tuple]:
     ],
 )
 def test_year_less_dates(today: date, month: int, day: int, lean: int, resolved: date) -> None:
-    assert _resolve_year(month, day, today, lean) == resolved
+    assert resolve_year(month, day, today, lean) == resolved
 
 
 @pytest.mark.parametrize(
-    ("before", "lean"),
+    ("before", "expected"),
     [
         ("apply until", 1),
         ("the deadline is due", 1),
@@ -55,8 +51,8 @@ def test_year_less_dates(today: date, month: int, day: int, lean: int, resolved:
         ("", 0),
     ],
 )
-def test_the_words_before_a_date_lean_it(before: str, lean: int) -> None:
-    assert _lean(before) == lean
+def test_the_words_before_a_date_lean_it(before: str, expected: int) -> None:
+    assert lean(before) == expected
 
 
 @pytest.mark.parametrize(
@@ -71,7 +67,7 @@ def test_the_words_before_a_date_lean_it(before: str, lean: int) -> None:
     ],
 )
 def test_parse_date(text: str, today: date, parsed: date | None) -> None:
-    assert _parse_date(text, today) == parsed
+    assert parse_date(text, today) == parsed
 
 
 def span(kind: str, raw: str, first: tuple, last: tuple) -> list[tuple]:

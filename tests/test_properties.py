@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from extractors import numbers
 from extractors.claims import (
     _fold_offsets,
     _fold_offsets_by_char,
@@ -16,6 +15,7 @@ from extractors.claims import (
     normalize_text,
 )
 from extractors.encoding import decode_body
+from extractors.figures import scan
 from extractors.numbers import extract_numbers
 from extractors.page import extract_page
 from extractors.soft import classify_response
@@ -85,12 +85,11 @@ CASE_FOLDS = st.one_of(
 @given(CASE_FOLDS)
 def test_pattern_hints_never_hide_a_figure(text: str) -> None:
     hinted = extract_numbers(text, NOW)
-    saved = numbers.HINTS
-    numbers.HINTS = [None] * len(saved)  # every pattern on every sentence
+    scan.USE_HINTS = False  # every rule on every sentence
     try:
         assert extract_numbers(text, NOW) == hinted
     finally:
-        numbers.HINTS = saved
+        scan.USE_HINTS = True
 
 
 @FAST
@@ -130,8 +129,8 @@ def test_decode_never_raises(body: bytes, declared: str | None) -> None:
 @given(CASE_FOLDS)
 def test_folded_patterns_find_what_the_case_blind_ones_find(text: str) -> None:
     folded = extract_numbers(text, NOW)
-    numbers.USE_FOLDED = False  # the re.I patterns on the text as it is
+    scan.USE_FOLDED = False  # the re.I patterns on the text as it is
     try:
         assert extract_numbers(text, NOW) == folded
     finally:
-        numbers.USE_FOLDED = True
+        scan.USE_FOLDED = True

@@ -52,7 +52,7 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
         con,
         "store.page_numbers",
         [
-            {"content_hash": p.content_hash, "position": i, **field_values(n)}
+            {"content_hash": p.content_hash, "position": i, **field_values(n, leave=_NOT_KEPT)}
             for p in pages
             for i, n in enumerate(p.numbers)
         ],
@@ -66,6 +66,9 @@ def write_pages(con: duckdb.DuckDBPyConnection, pages: Sequence[PageRow]) -> Non
             for i, s in enumerate(p.statuses)
         ],
     )
+
+
+_NOT_KEPT = ("rule",)  # which grammar rule read a figure: for reading its mistakes
 
 
 def stale_pages(

@@ -13,11 +13,15 @@ rows count ("MAXIMUM CREDITS"), counts that in the rows' bare rates ("20 per yea
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from datetime import date
 from itertools import pairwise, takewhile
 
-from extractors.counts import PLURAL, plural_level, unit_noun
+from extractors.figures.counts import PLURAL, plural_level, unit_noun
+from extractors.figures.grammar import NUM
+from extractors.figures.scan import numbers_in
+from extractors.figures.words import is_year, value_of
 from extractors.lexicon import (
     COUNT_NOUNS,
     DATA_PREFIX_WORDS,
@@ -29,7 +33,7 @@ from extractors.lexicon import (
     RATE_ACRONYMS,
     SIZE_TIMES,
 )
-from extractors.values import NumberKind
+from extractors.values import NumberKind, QuotedNumber
 
 _SIZE = (
     rf"(?:[{''.join(DATA_PREFIXES)}]i?b|(?:{'|'.join(DATA_PREFIX_WORDS)})bytes?)"
@@ -328,3 +332,137 @@ def bare_rates(line: str) -> Iterator[BareValue]:
         yield BareValue(
             m.start("figure"), m.end("figure"), m["num"], m["scale"], None, None, f"per {per}"
         )
+
+
+# A stat card: a figure alone on its line, its label on the next ("45" / "paid seats")
+_CARD_FIGURE = re.compile(rf"[~≈]?(?:[$€£])?(?:{NUM})(?:\s?(?:[kmb]|million|billion))?\+?%?", re.I)
+
+
+_CARD_LABEL = re.compile(r"[A-Za-z][\w’'-]*(?:\s[A-Za-z][\w’'-]*){0,4}")
+
+
+def stat_cards(sentences: list[str]) -> Iterable[str]:
+    """The sentences, a stat card's figure line joined to its label line."""
+    k = 0
+    while k < len(sentences):
+        line = sentences[k]
+        if (
+            k + 1 < len(sentences)
+            and len(line) < 16
+            and _CARD_FIGURE.fullmatch(line)
+            and _CARD_LABEL.fullmatch(sentences[k + 1])
+        ):
+            yield f"{line} {sentences[k + 1]}"
+            k += 2
+            continue
+        yield line
+        k += 1
+
+
+def in_cells(
+    row: str, numbers: list[QuotedNumber], columns: list[ColumnUnit | None] | None
+) -> list[QuotedNumber]:
+    """A table row's figures, with its bare numbers read in their columns' units or in
+    the unit its label names."""
+    added = [
+        (value.start, figure)
+        for value, unit, label in row_cells(row, columns)
+        if (figure := _bare_figure(row, value, unit, label, "table-column")) is not None
+    ]
+    return _placed(row, numbers, added)
+
+
+def under_heading(
+    row: str, numbers: list[QuotedNumber], heading: str
+) -> tuple[list[QuotedNumber], str | None]:
+    """A flattened table's row, with its bare rates counting what its header line names
+    ("20 per year" under "MAXIMUM CREDITS"); the heading ends with the first row that
+    holds none."""
+    read = [(at, at + len(n.raw)) for n in numbers if (at := row.find(n.raw)) >= 0]
+    unit = ColumnUnit(NumberKind.COUNT, heading)
+    added = [
+        (value.start, figure)
+        for value in bare_rates(row)
+        if not any(s <= value.start < e for s, e in read)
+        and (figure := _bare_figure(row, value, unit, None, "table-heading")) is not None
+    ]
+    return _placed(row, numbers, added), (heading if added else None)
+
+
+def after_label(line: str, numbers: list[QuotedNumber]) -> list[QuotedNumber]:
+    """A line's figures, with the bare numbers after its label read in the unit the label
+    names ("Requests: 20/min")."""
+    labelled = labelled_values(line)
+    if labelled is None:
+        return numbers
+    label, unit, values = labelled
+    added = [
+        (value.start, figure)
+        for value in values
+        if (figure := _bare_figure(line, value, unit, label, "label")) is not None
+    ]
+    return _placed(line, numbers, added)
+
+
+def in_joined_row(
+    row: str,
+    label: str,
+    at: int,
+    column: ColumnUnit | None,
+    today: date,
+    named: frozenset[int],
+) -> list[QuotedNumber]:
+    """A row of a table whose cells ran together ("Requests20/min"): the figures of its
+    values, the bare ones in the unit of their column or else of the row's label."""
+    numbers, _ = numbers_in(row[at:], today, named)
+    numbers = [
+        replace(n, sentence=row, subject=n.subject or (label if n.kind in _NAMED_KINDS else None))
+        for n in numbers
+    ]
+    unit = column or label_unit(label)
+    if unit is None:
+        return numbers
+    added = [
+        (value.start, figure)
+        for value in bare_values(row, at, len(row))
+        if (figure := _bare_figure(row, value, unit, None if column else label, "joined-row"))
+        is not None
+    ]
+    return _placed(row, numbers, added)
+
+
+# The kinds of figure a subject names (a date's or a duration's names none)
+_NAMED_KINDS = frozenset(
+    {NumberKind.MONEY, NumberKind.PERCENT, NumberKind.COUNT, NumberKind.NUMBER}
+)
+
+
+def _bare_figure(
+    line: str, value: BareValue, unit: ColumnUnit, label: str | None, rule: str
+) -> QuotedNumber | None:
+    """A bare number read in the unit its column or label gives."""
+    if is_year(value.num, value.scale):
+        return None
+    first = value_of(value.num, value.scale)
+    last = value_of(value.num2, value.scale2 or value.scale) if value.num2 else None
+    if first is None or (last is not None and last <= first):
+        return None
+    qualifier = unit.qualifier or value.qualifier
+    raw = line[value.start : value.end]
+    subject = label if unit.kind in _NAMED_KINDS else None
+    return QuotedNumber(
+        unit.kind, first, raw, line, last, unit.unit, None, qualifier, subject=subject, rule=rule
+    )
+
+
+def _placed(
+    line: str, numbers: list[QuotedNumber], added: list[tuple[int, QuotedNumber]]
+) -> list[QuotedNumber]:
+    """The figures the grammar read and those added, in reading order: each where its
+    raw first stands in the line; an added figure the grammar read already is dropped."""
+    if not added:
+        return numbers
+    read = {n.raw for n in numbers}
+    placed = [(line.find(n.raw), n) for n in numbers]
+    placed += [(at, n) for at, n in added if n.raw not in read]
+    return [n for _, n in sorted(placed, key=lambda p: p[0])]

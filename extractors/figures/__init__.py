@@ -1,0 +1,1 @@
+"""The figures grammar, by concern; extractors/numbers.py reads a page with it."""
