@@ -48,7 +48,8 @@ def named_before(
     out: list[tuple[int, int, QuotedNumber]] = []
     for m in _BARE.finditer(sentence):
         start = m.start()
-        if any(s <= start < e for s, e, _ in hits) or is_year(m["num"], m["scale"]):
+        taken = any(s <= start < e and n.rule != "scaled" for s, e, n in hits)
+        if taken or is_year(m["num"], m["scale"]):
             continue
         named = _NAMED_BEFORE.search(sentence, max(0, start - 80), start)
         if named is None:
@@ -78,6 +79,7 @@ def named_before(
 
 # A bare number joined to a figure that has a unit: "5,000 and 100,000 SUs", "2 or 3 days"
 _JOINED = re.compile(rf"{START}(?P<num>{NUM})\s*(?:and|or|and/or)\s+$")
+_LISTED = re.compile(rf"{START}(?P<num>{NUM})\s*,\s*$")  # and before it: "1, 2 or 4 GPUs"
 
 
 def shared_units(
@@ -85,19 +87,23 @@ def shared_units(
 ) -> list[tuple[int, int, QuotedNumber]]:
     """The bare numbers that share the unit of the figure after them."""
     out: list[tuple[int, int, QuotedNumber]] = []
-    for start, _, n in hits if " and " in sentence or " or " in sentence else ():
+    joined = " and " in sentence or " or " in sentence
+    for start, _, n in hits if joined else ():
         if n.kind not in (NumberKind.COUNT, NumberKind.NUMBER, NumberKind.DURATION):
             continue
-        m = _JOINED.search(sentence, max(0, start - 40), start)
-        if m is None or any(s <= m.start() < e for s, e, _ in hits) or n.qualifier:
-            continue
-        if in_name(sentence, m.start()) or is_year(m["num"], None):
-            continue
-        value = value_of(m["num"], None)
-        shared = QuotedNumber(
-            n.kind, value, m["num"], sentence, None, n.unit, None, None, rule="shared-unit"
-        )
-        out.append((m.start(), m.start() + len(m["num"]), shared))
+        joiner = _JOINED
+        while (m := joiner.search(sentence, max(0, start - 40), start)) is not None:
+            # "5,000 and 100,000 SUs", "1, 2 or 4 GPUs": each number before in turn
+            if any(s <= m.start() < e for s, e, _ in hits) or n.qualifier:
+                break
+            if in_name(sentence, m.start()) or is_year(m["num"], None):
+                break
+            value = value_of(m["num"], None)
+            shared = QuotedNumber(
+                n.kind, value, m["num"], sentence, None, n.unit, None, None, rule="shared-unit"
+            )
+            out.append((m.start(), m.start() + len(m["num"]), shared))
+            start, joiner = m.start(), _LISTED
     for start, _, n in hits if " of " in sentence else ():
         m = _PART_OF.search(sentence, max(0, start - 40), start)
         if m is None or n.kind is not NumberKind.COUNT or in_name(sentence, m.start()):
@@ -196,7 +202,7 @@ _LEFT_OUT_GAP = 45  # characters between the count and a number that leaves its 
 # A bare number, then the sentence's end, a comma or a word that names no thing
 _LEFT_OUT = re.compile(
     rf"(?<![#$€£@\[(:]){START}(?P<num>{NUM})(?P<scale>[kKmM]\b)?(?P<plus>\+)?"
-    r"(?=\s*(?:[.,;)]|$)|\s+(?:on|in|for|last|this|next|each|with|at|under)\b)"
+    r"(?=\s*(?:[.,;)]|$)|\s+(?:on|in|for|last|this|next|each|with|at|under|if|when|unless)\b)"
 )
 
 

@@ -15,6 +15,7 @@ from extractors.figures.dates import (
     lean,
     month_end,
     parse_date,
+    slashed_date,
     whole_month,
 )
 from extractors.figures.grammar import (
@@ -86,6 +87,8 @@ def _figure(
         except ValueError:
             return None
         return QuotedNumber(kind, None, raw, sentence, date_from=dotted, date_to=dotted)
+    if kind is NumberKind.DATE and g.get("sy"):
+        return slashed_date(raw, group_of(m, "sa"), group_of(m, "sb"), group_of(m, "sy"), sentence)
     if kind in DATES and MAY_THE_VERB.search(raw) and not YEARS.search(raw):
         return None  # "teams of up to 4 may apply": the verb; the month has its capital
     if kind is NumberKind.DATE:
@@ -98,7 +101,9 @@ def _figure(
     num = group_of(m, "num")
     # "$10-20 million": a scale written once, after the range, scales both ends
     grouped = kind is not NumberKind.PERCENT  # "€2.499,00", "40.000 Besucher"; not "2.315%"
-    value = value_of(num, g.get("scale") or (g.get("scale2") if g.get("num2") else None), grouped)
+    # (not "$500,000 to $1 million": an end written out in full is whole)
+    shared_scale = g.get("scale2") if g.get("num2") and "," not in num else None
+    value = value_of(num, g.get("scale") or shared_scale, grouped)
     if value is None:
         return None
     value_end = (
@@ -140,6 +145,8 @@ def _figure(
             return None  # "the 1990s", "in their 20s": a decade or an age
         unit = PER_WORDS[written]
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, None, qualifier)
+    if "unit" not in g:  # a scaled number: "a 128K context window"
+        return QuotedNumber(kind, value, raw, sentence, value_end, None, None, qualifier)
     unit = group_of(m, "unit")
     if sized and not g.get("per") and (times := _RUN_INTO.match(sentence, m.span()[1])):
         unit, raw = unit + times[0], raw + times[0]  # "100 GB-HoursFirst 1,000 GB-Hours"

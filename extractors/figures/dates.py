@@ -53,6 +53,18 @@ def whole_month(raw: str, month: str, year: str, sentence: str) -> QuotedNumber 
     return QuotedNumber(NumberKind.DATE, None, raw, sentence, date_from=first, date_to=last)
 
 
+def slashed_date(raw: str, a: str, b: str, year: str, sentence: str) -> QuotedNumber | None:
+    """ "05/05/2024", "6/23/15": month first, as US pages write it, unless the first is no
+    month ("23/06/2015"); a two-digit year in this century."""
+    first, second, y = int(a), int(b), int(year)
+    month, day = (second, first) if first > 12 else (first, second)
+    try:
+        when = date(y if y >= 100 else 2000 + y, month, day)
+    except ValueError:
+        return None
+    return QuotedNumber(NumberKind.DATE, None, raw, sentence, date_from=when, date_to=when)
+
+
 def lean(before: str) -> int:
     """+1 when the words before a date point forward, -1 when back, 0 when neither."""
     words = re.findall(r"[a-z]+", before.lower())[-4:]

@@ -121,7 +121,7 @@ _SCALE = r"(?:k|K|thousand|million|mn|M|bn|B|billion|trillion|tn|lakhs?|lac|cror
 _QUAL = r"(?:(?P<qual>" + "|".join(QUALIFIERS) + r"|~)\s*)?"
 
 
-_PER = r"(?:\s*(?:/|per\s+|a\s+)(?P<per>[A-Za-z][A-Za-z-]{0,20}))?"
+_PER = r"(?:\s*(?:/\s*|per\s+|a\s+)(?P<per>[A-Za-z][A-Za-z-]{0,20}))?"
 
 
 _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
@@ -136,6 +136,13 @@ _DOTTED = r"(?P<dots>[0-3]?\d\.[01]?\d\.(?:19|20)\d\d)"  # "22.05.2025": day, mo
 YEAR = r"(?:19|20)\d\d"
 
 
+_WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"  # "to Saturday, March 15"
+# "05/05/2024", "6/23/15": month first, as US pages write it, unless the first is no month
+# (not "7/14/30 day views": numbers that share a unit)
+_SLASHED = (
+    r"(?<![\d/.])(?P<sa>[0-3]?\d)/(?P<sb>[0-3]?\d)/(?P<sy>(?:19|20)\d\d|\d\d)"
+    rf"(?![\d/]|\s?-?(?:{_TIME_UNITS})\b)"
+)
 _DMY = rf"(?P<d1>{DAY})\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>{YEAR}))?"
 
 
@@ -169,7 +176,8 @@ _COUNTED = (
     rf"(?:\s?(?:-|–|to)\s?(?P<num2>{NUM})(?:\s?(?P<scale2>{_SCALE}))?)?"
     r"(?:\s\(\d+\))?"  # "three (3) prizes": the number again, in digits
     rf"(?P<plus>\+)?(?:\s?(?P<times>[x×]))?"  # "4x NVIDIA A100 GPUs": so many
-    rf"\s(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}"
+    # markdown's emphasis or a quote between: "**2,000** calls", '24 "cloud zones"'
+    rf"(?:\*\*|__)?\s[“\"‘]?(?P<unit>{_LETTER}[{_LETTERS}0-9-]{{1,30}})\b{_PER}"
 )
 
 
@@ -315,7 +323,7 @@ RULES: tuple[Rule, ...] = (
         NumberKind.DATE_RANGE,
         re.compile(
             rf"\b(?P<a>{DAY}(?:\s+{_MONTH})?|{_MONTH}\s+{DAY}|{_ISO.replace('?P<iso>', '')})"
-            rf"\s*(?:to|until|through|thru|-|–|—)\s*"
+            rf"\s*(?:to|until|through|thru|-|–|—)\s*{_WEEKDAY}"
             rf"(?P<b>{DAY}\s+{_MONTH}(?:,?\s+{YEAR})?|{_MONTH}\s+{DAY}(?:,?\s+{YEAR})?"
             rf"|{YEAR}-[01]\d-[0-3]\d|(?P<bday>{DAY})(?:,?\s+(?P<byear>{YEAR}))?)\b",
             _FLAGS,
@@ -327,6 +335,12 @@ RULES: tuple[Rule, ...] = (
         NumberKind.DATE,
         re.compile(rf"\b(?:{_ISO}|{_DOTTED}|{_DMY}|{_MDY})\b(?!\.\d)", _FLAGS),
         _DATE_HINT,
+    ),
+    _rule(
+        "slashed-date",
+        NumberKind.DATE,
+        re.compile(_SLASHED),
+        Hint(re.compile(r"\d/\d\d?/\d\d")),
     ),
     _rule(
         "month-or-quarter",
@@ -460,8 +474,21 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "multiple",
         NumberKind.NUMBER,
-        re.compile(rf"{_QUAL}{START}(?P<num>{NUM})(?:-(?P<num2>{NUM}))?(?P<unit>x)(?![\w.])"),
-        Hint(None, re.compile(r"\dx"), letter=True),
+        re.compile(
+            rf"{_QUAL}{START}(?P<num>{NUM})(?:\s?[-–]\s?(?P<num2>{NUM}))?(?P<unit>[x×])(?![\w.])"
+        ),
+        Hint(re.compile(r"\d[x×]")),
+    ),
+    # a number with a scale and no unit: "a 128K context window", "over 250k+ served"
+    # (not "4K video": one digit and a K is a screen's resolution)
+    _rule(
+        "scaled",
+        NumberKind.NUMBER,
+        re.compile(
+            rf"{_QUAL}{START}(?P<num>\d{{2,3}}(?:\.\d+)?|[1-9]\.\d+|[1-9](?=[mM]))"
+            r"(?P<scale>[kKmM])(?P<plus>\+)?(?![\w,/%$€£-]|\.\d)"
+        ),
+        Hint(re.compile(r"\d[kKmM]")),
     ),
     # thousands run into the word before them: a table's cells when its page became text
     _rule(

@@ -47,8 +47,9 @@ def from_to(
     joiner = _TO.search(raw)
     if joiner is None:
         return None
-    first_value = value_of(m.group("num"), None)
-    second_value = value_of(m.group("num2"), None)
+    g = m.groupdict()  # "$500,000 to $1 million" rises: the scales count
+    first_value = value_of(m.group("num"), g.get("scale"))
+    second_value = value_of(m.group("num2"), g.get("scale2") or g.get("scale"))
     falls = first_value is not None and second_value is not None and second_value < first_value
     if not falls and not changed_from(sentence, start):
         return None  # "ranges from $150 to $200", "anywhere from $200 to $500": a range

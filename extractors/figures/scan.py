@@ -95,8 +95,13 @@ def numbers_in(
         hits.extend(implied)
     if "x" in sentence or "×" in sentence:
         hits = times_sized(sentence, hits)
-    if NAMING_HINT.search(folded):
-        hits.extend(named_before(sentence, hits))
+    if NAMING_HINT.search(folded) and (named := named_before(sentence, hits)):
+        # what the words before name beats a scaled number's lack of a unit
+        starts = {s for s, _, _ in named}
+        hits = [h for h in hits if not (h[2].rule == "scaled" and h[0] in starts)]
+        hits.extend(named)
+    # a scaled number with no unit gives way to any reading that found it one
+    hits = [h for h in hits if h[2].rule != "scaled" or not _overlapped(h, hits)]
     hits.sort(key=lambda h: h[0])
     begins = next((n.date_from for s, _, n in hits[:1] if not sentence[:s].strip()), None)
     out: list[QuotedNumber] = []
@@ -127,3 +132,10 @@ def numbers_in(
         before_end = e
         out.append(replace(n, subject=subject))
     return out, (out[0].date_from if begins is not None and out else None)
+
+
+def _overlapped(
+    hit: tuple[int, int, QuotedNumber], hits: list[tuple[int, int, QuotedNumber]]
+) -> bool:
+    start, end, _ = hit
+    return any(s < end and start < e for s, e, n in hits if n.rule != "scaled")

@@ -378,7 +378,11 @@ def under_heading(
     """A flattened table's row, with its bare rates counting what its header line names
     ("20 per year" under "MAXIMUM CREDITS"); the heading ends with the first row that
     holds none."""
-    read = [(at, at + len(n.raw)) for n in numbers if (at := row.find(n.raw)) >= 0]
+    read = [
+        (at, at + len(n.raw))
+        for n in numbers
+        if n.rule != "scaled" and (at := row.find(n.raw)) >= 0
+    ]
     unit = ColumnUnit(NumberKind.COUNT, heading)
     added = [
         (value.start, figure)
@@ -462,6 +466,9 @@ def _placed(
     raw first stands in the line; an added figure the grammar read already is dropped."""
     if not added:
         return numbers
+    added_raws = {n.raw for _, n in added}
+    # a scaled number with no unit gives way to the reading that gives it one
+    numbers = [n for n in numbers if n.rule != "scaled" or n.raw not in added_raws]
     read = {n.raw for n in numbers}
     placed = [(line.find(n.raw), n) for n in numbers]
     placed += [(at, n) for at, n in added if n.raw not in read]

@@ -1,0 +1,166 @@
+"""The classes of issue 58, where the grammar read pages it had never seen worst: counts
+whose noun stands elsewhere, multiples and scaled numbers, numeric and weekday dates,
+ranges whose ends carry their own scale, and tables flattened into text. The sentences
+are our own, none taken from the labelled pages; each figure names the rule that read it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from extractors.numbers import extract_numbers
+from extractors.values import NumberKind, QuotedNumber
+
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def read(text: str) -> list[QuotedNumber]:
+    return extract_numbers(text, NOW)
+
+
+def one(text: str, raw: str) -> QuotedNumber:
+    found = [n for n in read(text) if n.raw == raw]
+    assert len(found) == 1, (text, [(n.raw, n.rule) for n in read(text)])
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "end", "unit"),
+    [
+        ("Batch jobs run 2–4x cheaper overnight.", "2–4x", 2, 4, "x"),
+        ("Caching cuts the bill 1.5–3x in practice.", "1.5–3x", 1.5, 3, "x"),
+        ("The new chip is 5× faster.", "5×", 5, None, "×"),
+        ("Expect a 10x jump in traffic.", "10x", 10, None, "x"),
+    ],
+)
+def test_multiples_and_their_ranges(
+    text: str, raw: str, value: float, end: float | None, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.value_end, n.unit, n.rule) == (
+        NumberKind.NUMBER,
+        value,
+        end,
+        unit,
+        "multiple",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value"),
+    [
+        ("Prompts fit in a 200K context window.", "200K", 200_000),
+        ("Pricing covers the first 1M per account.", "1M", 1_000_000),
+        ("We logged roughly 45k last quarter.", "roughly 45k", 45_000),
+        ("Their cluster peaked at 2.5M.", "2.5M", 2_500_000),
+    ],
+)
+def test_a_scaled_number_with_no_unit_is_a_figure(text: str, raw: str, value: float) -> None:
+    n = one(text, raw)
+    assert (n.value, n.unit, n.rule) == (value, None, "scaled")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The monitor shows 4K video.", "A 6.5K steps walk.", "See section 12K-3."],
+)
+def test_a_screen_or_a_name_is_no_scaled_figure(text: str) -> None:
+    assert [n.raw for n in read(text) if n.rule == "scaled"] == []
+
+
+def test_what_the_words_before_name_beats_a_scaled_numbers_lack_of_unit() -> None:
+    n = one("During the trial, your token per minute limit was 40k.", "40k")
+    assert (n.kind, n.value, n.unit, n.qualifier) == (
+        NumberKind.COUNT,
+        40_000,
+        "token",
+        "per minute",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("Members get **3,000** calls every month.", "3,000** calls", 3000, "calls"),
+        ("The region spans 18 “availability zones” today.", "18 “availability zones", 18, "zones"),
+        ('Teams may hold 6 "projects" at once.', '6 "projects', 6, "projects"),
+    ],
+)
+def test_emphasis_or_quotes_between_a_count_and_its_noun(
+    text: str, raw: str, value: float, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.unit) == (NumberKind.COUNT, value, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit"),
+    [
+        ("  • 2 GPUs, or 4 if the job is large", "4", "gpus"),
+        ("Labs get 8 seats, or 12 when they co-apply.", "12", "seats"),
+        ("Pick 1, 2 or 4 nodes.", "1", "nodes"),
+        ("Pick 1, 2 or 4 nodes.", "2", "nodes"),
+    ],
+)
+def test_a_bare_number_counts_what_the_count_beside_it_counts(
+    text: str, raw: str, unit: str
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit) == (NumberKind.COUNT, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "day"),
+    [
+        ("Proposals are due 05/05/2024 at noon.", "05/05/2024", date(2024, 5, 5)),
+        ("Page updated 6/23/15 by the office.", "6/23/15", date(2015, 6, 23)),
+        ("Paid out on 23/06/2025.", "23/06/2025", date(2025, 6, 23)),
+        ("Closes 12/31/2026.", "12/31/2026", date(2026, 12, 31)),
+    ],
+)
+def test_numeric_dates(text: str, raw: str, day: date) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.date_from, n.date_to, n.rule) == (NumberKind.DATE, day, day, "slashed-date")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Open 24/7 all year.", "Views: 7/14/30 day windows.", "13/13/2020", "Model 3/45/2020x"],
+)
+def test_slashes_that_are_no_date(text: str) -> None:
+    assert [n.raw for n in read(text) if n.kind is NumberKind.DATE] == []
+
+
+def test_a_date_range_with_its_weekday_inside() -> None:
+    n = one("The sprint runs May 4 – Friday, May 8, 2026 online.", "May 4 – Friday, May 8, 2026")
+    assert (n.kind, n.date_from, n.date_to) == (
+        NumberKind.DATE_RANGE,
+        date(2026, 5, 4),
+        date(2026, 5, 8),
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "end"),
+    [
+        ("Awards range from $250,000 to $2 million each.", "$250,000 to $2 million", 250e3, 2e6),
+        ("Rounds of $5-10 million are typical.", "$5-10 million", 5e6, 10e6),
+    ],
+)
+def test_a_money_range_whose_ends_have_their_own_scale(
+    text: str, raw: str, value: float, end: float
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.value, n.value_end) == (NumberKind.MONEY, value, end)
+
+
+def test_a_fall_told_with_scales_is_two_figures() -> None:
+    found = read("Its valuation fell from $12 billion to $3 billion.")
+    assert [(n.raw, n.value) for n in found] == [("$12 billion", 12e9), ("$3 billion", 3e9)]
+
+
+def test_a_rate_with_spaces_around_its_slash() -> None:
+    n = one("Hosting costs $7 / month on the hobby plan.", "$7 / month")
+    assert (n.value, n.qualifier) == (7, "per month")
