@@ -95,11 +95,8 @@ def numbers_in(
         hits.extend(implied)
     if "x" in sentence or "×" in sentence:
         hits = times_sized(sentence, hits)
-    if NAMING_HINT.search(folded) and (named := named_before(sentence, hits)):
-        # what the words before name beats a scaled number's lack of a unit
-        starts = {s for s, _, _ in named}
-        hits = [h for h in hits if not (h[2].rule == "scaled" and h[0] in starts)]
-        hits.extend(named)
+    if NAMING_HINT.search(folded):
+        hits.extend(named_before(sentence, hits))
     # a scaled number with no unit gives way to any reading that found it one
     hits = [h for h in hits if h[2].rule != "scaled" or not _overlapped(h, hits)]
     hits.sort(key=lambda h: h[0])
