@@ -21,12 +21,18 @@ from extractors.figures.grammar import fold_case, may_hold_figure
 from extractors.figures.scan import numbers_in
 from extractors.figures.tables import (
     ColumnUnit,
+    FlatTable,
+    GluedTable,
     JoinedTable,
     after_label,
     cells,
     counted_heading,
+    flat_table,
+    glued_header,
     header_units,
     in_cells,
+    in_flat_row,
+    in_glued_row,
     in_joined_row,
     is_rule,
     joined_header,
@@ -65,16 +71,25 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     joined: JoinedTable | None = None  # a table whose cells ran together
     quota: str | None = None  # what the sentences before name a quota of
     heading: str | None = None  # what a flattened table's header line counts
+    flat: FlatTable | None = None  # a table flattened to lines of words and numbers
+    glued: GluedTable | None = None  # a table whose every cell ran into the next
+    before = ""  # the line before: a flattened table's header, when rows follow it
     for sentence in stat_cards(split_sentences(text)):
+        if flat is None and before:
+            flat = flat_table(before, sentence)
+        before = sentence
         if columns is not None and not cells(sentence):
             columns = None  # the table ended
         if columns is None and any(w in sentence for w in ("quota", "limit", "allowance")):
             quota = quota_named(sentence) or quota
         if not may_hold_figure(sentence):
-            lead = None
+            lead, flat = None, None
             if "|" in sentence and not is_rule(sentence):
                 columns = header_units(sentence, quota)
-            if joined is None or not joined_words(sentence):
+            glued = glued_header(sentence) or (glued if joined_words(sentence) else None)
+            if glued is not None:
+                joined = None  # every cell ran together, not two columns
+            elif joined is None or not joined_words(sentence):
                 joined = joined_header(sentence)
             heading = counted_heading(sentence)
             continue  # most sentences hold no figure: skip the grammar
@@ -97,6 +112,12 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
                     numbers = after_label(piece, numbers)
                 if heading is not None:
                     numbers, heading = under_heading(piece, numbers, heading)
+                if flat is not None:
+                    rowed = in_flat_row(piece, numbers, flat)
+                    flat, numbers = (None, numbers) if rowed is None else (flat, rowed)
+                if glued is not None:
+                    rowed = in_glued_row(piece, numbers, glued)
+                    glued, numbers = (None, numbers) if rowed is None else (glued, rowed)
             found.extend(numbers)
             if len(found) >= MAX_FIGURES:
                 return found[:MAX_FIGURES]

@@ -164,3 +164,81 @@ def test_a_fall_told_with_scales_is_two_figures() -> None:
 def test_a_rate_with_spaces_around_its_slash() -> None:
     n = one("Hosting costs $7 / month on the hobby plan.", "$7 / month")
     assert (n.value, n.qualifier) == (7, "per month")
+
+
+def figures(text: str) -> list[tuple[str, str, float | None, str | None, str | None]]:
+    return [(n.rule or "", n.raw, n.value, n.unit, n.currency) for n in read(text)]
+
+
+def test_a_table_flattened_to_lines_under_a_header_that_names_one_unit() -> None:
+    text = (
+        "Tier Build minutes Max concurrency (per org)\n"
+        "Hobby 300 3,000\n"
+        "Studio 1,500 15,000\n"
+        "Anything else is billed."
+    )
+    got = [(raw, value, unit) for rule, raw, value, unit, _ in figures(text)]
+    assert got == [
+        ("300", 300, "minute"),
+        ("3,000", 3000, "minute"),
+        ("1,500", 1500, "minute"),
+        ("15,000", 15000, "minute"),
+    ]
+    assert {rule for rule, *_ in figures(text)} == {"flat-table"}
+
+
+def test_a_flattened_tables_header_names_each_columns_unit_in_order() -> None:
+    text = "Plan Seats Projects\nSolo 1 5\nCrew 8 40"
+    got = [(raw, unit) for _, raw, _, unit, _ in figures(text)]
+    assert got == [("1", "seats"), ("5", "projects"), ("8", "seats"), ("40", "projects")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a sentence above, not a header
+        "Our customers love it.\nAcme 12 40",
+        # a header naming two units over rows of three numbers
+        "Plan Seats Projects\nSolo 1 5 9",
+        # a header with figures of its own
+        "Seats in 2024 and 2025\nSolo 3 4",
+        # years in a row are no counts
+        "Seats\nBudget 2024 2025",
+    ],
+)
+def test_lines_that_are_no_flattened_table(text: str) -> None:
+    assert [r for r in figures(text) if r[0] == "flat-table"] == []
+
+
+def test_a_table_whose_cells_all_ran_together() -> None:
+    text = (
+        "Top-up packs\n"
+        "PriceMinutesGood For\n"
+        "$8800Side projects\n"
+        "$303,000Small teams\n"
+        "$20020,000Studios\n"
+        "Refunds are not offered."
+    )
+    got = [(raw, value, unit, cur) for _, raw, value, unit, cur in figures(text)]
+    assert got == [
+        ("$8", 8, None, "USD"),
+        ("800", 800, "minute", None),
+        ("$30", 30, None, "USD"),
+        ("3,000", 3000, "minute", None),
+        ("$200", 200, None, "USD"),
+        ("20,000", 20000, "minute", None),
+    ]
+
+
+def test_a_run_of_digits_split_only_when_one_way_reads() -> None:
+    # $252,500 reads as $25 | 2,500 and as $2 | 52,500: left as the grammar reads it
+    assert [r[1] for r in figures("PriceMinutesGood For\n$252,500Teams")] == ["$252,500"]
+    # 1,050,010 splits as 10 | 500 | 10 only; as two numbers it reads two ways: left alone
+    three = figures("PlanUsersProjectsGB\nStarter1050010")
+    assert [(raw, unit) for _, raw, _, unit, _ in three] == [
+        ("10", "users"),
+        ("500", "projects"),
+        ("10", "GB"),
+    ]
+    two = figures("PlanUsersProjects\nStarter1050010")
+    assert [r for r in two if r[0] == "glued-table"] == []

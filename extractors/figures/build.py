@@ -4,7 +4,6 @@ where the match is a name, a score, a status code or a decade."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from datetime import date
 
 from extractors.figures.counts import MORE, spelled_acronym, unit_noun
@@ -59,7 +58,10 @@ def build_figure(
 ) -> QuotedNumber | None:
     """The figure a rule's match reads, named by the rule; None where it is none."""
     number = _figure(kind, m, sentence, today, named)
-    return replace(number, rule=rule) if number is not None and rule else number
+    if number is not None and rule:
+        # made here a moment ago and no one else's yet: named in place, not copied
+        object.__setattr__(number, "rule", rule)
+    return number
 
 
 def _figure(

@@ -308,10 +308,17 @@ class Rule:
     pattern: re.Pattern[str]
     hint: Hint | None
     folded: re.Pattern[str] | None
+    hint_key: int  # its hint's place in HINTS: rules that share a hint search it once
+
+
+HINTS: list[Hint] = []  # every rule's hint, each once
 
 
 def _rule(name: str, kind: NumberKind, pattern: re.Pattern[str], hint: Hint | None) -> Rule:
-    return Rule(name, kind, pattern, hint, _folded(pattern))
+    if hint is not None and not any(h is hint for h in HINTS):
+        HINTS.append(hint)
+    key = next((k for k, h in enumerate(HINTS) if h is hint), -1)
+    return Rule(name, kind, pattern, hint, _folded(pattern), key)
 
 
 # The rules in the order they are tried: a span one rule took is no other's (a date
@@ -505,6 +512,8 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
+
+LETTER_KEY = next(k for k, h in enumerate(HINTS) if h is A_LETTER)  # counts' and durations'
 
 DIGIT = re.compile(r"\d")
 

@@ -19,7 +19,7 @@ from extractors.figures.bare import (
 from extractors.figures.build import build_figure
 from extractors.figures.counts import counted as count_phrase
 from extractors.figures.dates import after_anchor, lean
-from extractors.figures.grammar import A_LETTER, RULES, FoldedMatch, fold_case
+from extractors.figures.grammar import A_LETTER, HINTS, LETTER_KEY, RULES, FoldedMatch, fold_case
 from extractors.figures.ranges import GOES_ON, count_change, from_to
 from extractors.figures.words import YEAR_WRITTEN
 from extractors.subjects import subject_of
@@ -40,16 +40,18 @@ def numbers_in(
     hits: list[tuple[int, int, QuotedNumber]] = []
     folded = fold_case(sentence)
     lettered = A_LETTER.found(sentence, folded)
-    # by id: the date hint and the letter serve two patterns each
-    hinted: dict[int, bool] = {id(A_LETTER): lettered}
+    # each hint searched once a sentence: several rules share one (dates, the letter)
+    hinted: list[bool | None] = [None] * len(HINTS)
+    hinted[LETTER_KEY] = lettered
     for rule in RULES:
         kind, pattern, hint = rule.kind, rule.pattern, rule.hint if USE_HINTS else None
         if hint is not None:
             if hint.letter and not lettered:
                 continue
-            if id(hint) not in hinted:
-                hinted[id(hint)] = hint.found(sentence, folded)
-            if not hinted[id(hint)]:
+            k = rule.hint_key
+            if (found := hinted[k]) is None:
+                found = hinted[k] = hint.found(sentence, folded)
+            if not found:
                 continue
         folded_pattern = rule.folded if USE_FOLDED else None
         matches: Iterable[re.Match[str] | FoldedMatch] = (

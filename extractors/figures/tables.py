@@ -219,6 +219,10 @@ def bare_values(line: str, start: int, end: int) -> list[BareValue]:
         return []
     if note := _NOTE_AT_END.search(line, start, end):
         end = note.start()  # "500 (resets every 30 days)": the note's numbers are its own
+    return _values_in(line, start, end)
+
+
+def _values_in(line: str, start: int, end: int) -> list[BareValue]:
     out = []
     for m in _ONE_VALUE.finditer(line, start, end):
         if m["per"]:
@@ -473,3 +477,178 @@ def _placed(
     placed = [(line.find(n.raw), n) for n in numbers]
     placed += [(at, n) for at, n in added if n.raw not in read]
     return [n for _, n in sorted(placed, key=lambda p: p[0])]
+
+
+# A table flattened to lines of words and numbers: a header line, then rows of a label and
+# its bare numbers ("Plan CI minutes limit Max duration" / "Free 400 50,000"). The header
+# names one unit for every column, or as many units as the rows have numbers, in order.
+_FLAT_VALUE = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?[kKmM]\b)?\+?"
+_FLAT_ROW = re.compile(
+    r"\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][A-Za-z0-9 .&'’()+/-]{0,40}?)"
+    rf"\s+(?P<values>{_FLAT_VALUE}(?:\s+{_FLAT_VALUE})+)\s*"
+)
+_NOTE_IN_HEADER = re.compile(r"\([^()]*\)")
+_RATE_PHRASE = re.compile(r"[A-Za-z][A-Za-z-]*\s*(?:/|\bper\s)\s*[A-Za-z]+")
+_HEADER_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class FlatTable:
+    """A flattened table's header: the unit of each of its rows' numbers."""
+
+    units: tuple[ColumnUnit, ...]
+
+
+def flat_header(line: str) -> list[ColumnUnit] | None:
+    """The units a line names that may head a flattened table's rows: none when it is a
+    sentence or holds figures outside its notes in brackets."""
+    if len(line) > 200 or line.rstrip()[-1:] in ".!?:;,":
+        return None
+    text = _NOTE_IN_HEADER.sub(" ", line)
+    if re.search(r"\d", text):
+        return None
+    units: list[ColumnUnit] = []
+    for m in _RATE_PHRASE.finditer(text):  # "Requests per day": one unit, its rate
+        if (unit := label_unit(m.group())) is not None:
+            units.append(unit)
+    text = _RATE_PHRASE.sub(" ", text)
+    for m in _HEADER_WORD.finditer(text):
+        if (unit := label_unit(m.group(), singular=False)) is not None:
+            units.append(unit)
+    return units or None
+
+
+def flat_table(header: str, row: str) -> FlatTable | None:
+    """The table a line heads when the next is its first row: as many numbers as the
+    header names units, or any number of them when it names one; None for other lines."""
+    values = flat_values(row)
+    if values is None or (units := flat_header(header)) is None:
+        return None
+    if len(units) == 1:
+        return FlatTable(tuple(units) * len(values))
+    return FlatTable(tuple(units)) if len(units) == len(values) else None
+
+
+def flat_values(line: str) -> list[BareValue] | None:
+    """A flattened table's row: its label's bare numbers (two at least), or None."""
+    m = _FLAT_ROW.fullmatch(line)
+    if m is None:
+        return None
+    values = _values_in(line, m.start("values"), m.end("values"))
+    return values if len(values) >= 2 else None
+
+
+def in_flat_row(
+    row: str, numbers: list[QuotedNumber], table: FlatTable
+) -> list[QuotedNumber] | None:
+    """A flattened table's row, each bare number in its column's unit; None when the line
+    is no row of it (another count of numbers): the table has ended."""
+    values = flat_values(row)
+    if values is None or len(values) != len(table.units):
+        return None
+    added = [
+        (value.start, figure)
+        for value, unit in zip(values, table.units, strict=True)
+        if (figure := _bare_figure(row, value, unit, None, "flat-table")) is not None
+    ]
+    return _placed(row, numbers, added)
+
+
+# A table whose cells all ran together when its page became text: a header of capitalised
+# words joined ("AmountCreditsBest For"), then rows whose numbers are one run of digits
+# ("$5500Testing": $5, 500 credits). The run splits where each piece is a number as pages
+# write them (no leading zero, thousands grouped by threes), when only one way does.
+_GLUED_CUT = re.compile(r"(?<=[a-z)])(?=[A-Z])")
+_GLUED_COLUMN = re.compile(r"[A-Z][A-Za-z/&()-]*(?: [A-Za-z/&()-]+){0,2}")
+_GLUED_ROW = re.compile(
+    r"(?P<label>[A-Za-z][A-Za-z ()&'-]*?[a-z)])?(?P<sign>[$€£])?(?P<run>\d[\d,.]*\d|\d)"
+    r"(?P<rest>[A-Z][A-Za-z ()&'/-]*)?"
+)
+_PIECE = re.compile(r"(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*|0(?=\.))(?:\.\d{1,2})?")
+_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP"}
+
+
+@dataclass(frozen=True, slots=True)
+class GluedTable:
+    """A table whose cells ran together: its columns' names."""
+
+    columns: tuple[str, ...]
+
+
+def glued_header(line: str) -> GluedTable | None:
+    """The header of such a table (three columns at least), or None."""
+    line = line.strip()
+    if len(line) > 80 or re.search(r"[\d.:;,!?]", line):
+        return None
+    columns = _GLUED_CUT.split(line)
+    if len(columns) < 3 or not all(_GLUED_COLUMN.fullmatch(c) for c in columns):
+        return None
+    return GluedTable(tuple(columns))
+
+
+def in_glued_row(
+    row: str, numbers: list[QuotedNumber], table: GluedTable
+) -> list[QuotedNumber] | None:
+    """A row of such a table: its run of digits read as the numbers of its columns, each
+    in the unit its column names (the first in the currency of its sign); the grammar's
+    reading of the run gives way. None when the line is no row of the table."""
+    m = _GLUED_ROW.fullmatch(row.strip())
+    if m is None:
+        return None
+    at = len(row) - len(row.lstrip())
+    first = 1 if m["label"] else 0
+    wanted = len(table.columns) - first - (1 if m["rest"] else 0)
+    if wanted < 2:
+        return numbers  # one number: the grammar reads it as it is
+    pieces = _split_run(m["run"], wanted)
+    if pieces is None:
+        return numbers
+    start = at + m.start("run")
+    added: list[tuple[int, QuotedNumber]] = []
+    offset = start
+    for k, piece in enumerate(pieces):
+        column = table.columns[first + k]
+        if k == 0 and m["sign"]:
+            raw = m["sign"] + piece
+            money = QuotedNumber(
+                NumberKind.MONEY,
+                value_of(piece, None),
+                raw,
+                row,
+                currency=_SIGNS[m["sign"]],
+                rule="glued-table",
+            )
+            added.append((offset - 1, money))
+        elif (unit := label_unit(column)) is not None:
+            value = BareValue(offset, offset + len(piece), piece, None, None, None, None)
+            if (figure := _bare_figure(row, value, unit, None, "glued-table")) is not None:
+                added.append((offset, figure))
+        offset += len(piece)
+    run_from, run_to = at + m.start("sign" if m["sign"] else "run"), at + m.end("run")
+    kept = [n for n in numbers if not _within(row, n.raw, run_from, run_to)]
+    return [n for _, n in sorted([(row.find(n.raw), n) for n in kept] + added, key=lambda p: p[0])]
+
+
+def _within(row: str, raw: str, start: int, end: int) -> bool:
+    at = row.find(raw)
+    return at >= 0 and at < end and start < at + len(raw)
+
+
+def _split_run(run: str, parts: int) -> list[str] | None:
+    """The one way a run of digits splits into so many numbers as pages write them; None
+    when there is none or more than one."""
+    found: list[list[str]] = []
+
+    def cut(rest: str, left: int, pieces: list[str]) -> None:
+        if len(found) > 1:
+            return
+        if left == 1:
+            if _PIECE.fullmatch(rest):
+                found.append([*pieces, rest])
+            return
+        for k in range(1, len(rest)):
+            if _PIECE.fullmatch(rest[:k]):
+                cut(rest[k:], left - 1, [*pieces, rest[:k]])
+
+    cut(run, parts, [])
+    return found[0] if len(found) == 1 else None
