@@ -242,3 +242,23 @@ def test_a_run_of_digits_split_only_when_one_way_reads() -> None:
     ]
     two = figures("PlanUsersProjects\nStarter1050010")
     assert [r for r in two if r[0] == "glued-table"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("Charts show 7/30/90 day trends.", [(7, "day"), (30, "day"), (90, "day")]),
+        ("Boxes come with 4/8/16 GB of memory.", [(4, "GB"), (8, "GB"), (16, "GB")]),
+        ("Nodes hold 2/4/8 GPUs each.", [(2, "gpus"), (4, "gpus"), (8, "gpus")]),
+    ],
+)
+def test_numbers_listed_with_slashes_share_the_last_ones_unit(
+    text: str, want: list[tuple[float, str]]
+) -> None:
+    found = [n for n in read(text) if n.rule == "slashed-list"]
+    assert [(n.value, n.unit) for n in found] == want
+
+
+@pytest.mark.parametrize("text", ["Support is 24/7 here.", "A 16/9 screen.", "Use 1/8 OCPU."])
+def test_two_numbers_with_a_slash_are_no_list(text: str) -> None:
+    assert [n.raw for n in read(text) if n.rule == "slashed-list"] == []

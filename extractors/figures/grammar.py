@@ -138,10 +138,10 @@ YEAR = r"(?:19|20)\d\d"
 
 _WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"  # "to Saturday, March 15"
 # "05/05/2024", "6/23/15": month first, as US pages write it, unless the first is no month
-# (not "7/14/30 day views": numbers that share a unit)
+# (not "7/14/30 day views", "8/16/32 GB": numbers that share a unit)
 _SLASHED = (
     r"(?<![\d/.])(?P<sa>[0-3]?\d)/(?P<sb>[0-3]?\d)/(?P<sy>(?:19|20)\d\d|\d\d)"
-    rf"(?![\d/]|\s?-?(?:{_TIME_UNITS})\b)"
+    rf"(?![\d/]|\s?-?(?i:{_TIME_UNITS}|{SIZE})\b)"
 )
 _DMY = rf"(?P<d1>{DAY})\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>{YEAR}))?"
 

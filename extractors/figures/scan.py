@@ -99,6 +99,8 @@ def numbers_in(
         hits = times_sized(sentence, hits)
     if NAMING_HINT.search(folded):
         hits.extend(named_before(sentence, hits))
+    if "/" in sentence:
+        hits.extend(_slashed_list(sentence, hits, today, named))
     # a scaled number with no unit gives way to any reading that found it one
     hits = [h for h in hits if h[2].rule != "scaled" or not _overlapped(h, hits)]
     hits.sort(key=lambda h: h[0])
@@ -138,3 +140,32 @@ def _overlapped(
 ) -> bool:
     start, end, _ = hit
     return any(s < end and start < e for s, e, n in hits if n.rule != "scaled")
+
+
+# Numbers listed with slashes before one unit: "7/14/30 day views", "8/16/32 GB plans"
+# (three at least: two are a share or a ratio, "1/8 OCPU", "16/9", "24/7")
+_SLASHED_LIST = re.compile(r"(?<![\w/.,$€£])\d{1,4}(?:/\d{1,4}){2,5}(?=[\s-]?[A-Za-z])")
+_LISTED = (NumberKind.DURATION, NumberKind.NUMBER, NumberKind.COUNT)
+
+
+def _slashed_list(
+    sentence: str, hits: list[tuple[int, int, QuotedNumber]], today: date, named: frozenset[int]
+) -> list[tuple[int, int, QuotedNumber]]:
+    """Each number of such a list, in the unit the last one is read with."""
+    out: list[tuple[int, int, QuotedNumber]] = []
+    for m in _SLASHED_LIST.finditer(sentence):
+        if any(s < m.end() and m.start() < e for s, e, _ in hits):
+            continue  # a date ("6/23/15"), a share ("1/8 OCPU")
+        last = m.group().rindex("/") + 1 + m.start()
+        read, _ = numbers_in(sentence[last:], today, named)
+        figure = next((n for n in read[:1] if sentence.startswith(n.raw, last)), None)
+        if figure is None or figure.kind not in _LISTED or figure.value_end is not None:
+            continue
+        at = m.start()
+        for number in m.group().split("/"):
+            value = float(number)
+            raw = figure.raw if at == last else number
+            listed = replace(figure, value=value, raw=raw, sentence=sentence, rule="slashed-list")
+            out.append((at, at + len(raw), listed))
+            at += len(number) + 1
+    return out
