@@ -57,6 +57,7 @@ __all__ = [
 ]
 
 MAX_FIGURES = 5000  # per page: a page of a million numbers is not a page of figures
+MAX_STAT_LINE = 40  # characters: a label and its numbers with no mark between, no sentence
 MAX_SENTENCE = 2000  # characters; a longer "sentence" (a wall of text) is read in pieces
 
 
@@ -110,6 +111,8 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
                     numbers = in_cells(piece, numbers, columns)
                 elif ":" in piece or " – " in piece or " — " in piece or " - " in piece:
                     numbers = after_label(piece, numbers)
+                elif len(piece) <= MAX_STAT_LINE:
+                    numbers = after_label(piece, numbers, marked=False)
                 if heading is not None:
                     numbers, heading = under_heading(piece, numbers, heading)
                 if flat is not None:

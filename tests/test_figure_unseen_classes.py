@@ -262,3 +262,24 @@ def test_numbers_listed_with_slashes_share_the_last_ones_unit(
 @pytest.mark.parametrize("text", ["Support is 24/7 here.", "A 16/9 screen.", "Use 1/8 OCPU."])
 def test_two_numbers_with_a_slash_are_no_list(text: str) -> None:
     assert [n.raw for n in read(text) if n.rule == "slashed-list"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "unit", "qualifier"),
+    [
+        ("Uploads 5,000 / month", "5,000", "uploads", "per month"),
+        ("  • Seats 12", "12", "seats", None),
+    ],
+)
+def test_a_short_line_of_a_label_and_its_numbers_with_no_mark_between(
+    text: str, raw: str, unit: str, qualifier: str | None
+) -> None:
+    n = one(text, raw)
+    assert (n.kind, n.unit, n.qualifier, n.rule) == (NumberKind.COUNT, unit, qualifier, "label")
+
+
+@pytest.mark.parametrize(
+    "text", ["Costs 10", "Version 3 2", "Chapter 12", "We met 3 times and left."]
+)
+def test_a_label_that_counts_nothing(text: str) -> None:
+    assert [n.raw for n in read(text) if n.rule == "label"] == []

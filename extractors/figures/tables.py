@@ -75,7 +75,7 @@ _VALUE = (
     r"(?:(?P<qual>up to|over|at least|more than|~)\s*)?"
     rf"(?P<figure>(?P<num>{_NUM})(?:\s?(?P<scale>{_SCALE})\b)?"
     rf"(?:\s?[-–]\s?(?P<num2>{_NUM})(?:\s?(?P<scale2>{_SCALE})\b)?)?(?P<plus>\+)?)"
-    r"(?:(?:\s*(?:/|\bper\s+)|\s+an?\s+(?=(?:second|minute|hour|day|week|month|year)\b))"
+    r"(?:(?:\s*(?:/\s*|\bper\s+)|\s+an?\s+(?=(?:second|minute|hour|day|week|month|year)\b))"
     r"(?P<per>[A-Za-z]+)\b)?"
 )
 _ONE_VALUE = re.compile(_VALUE)
@@ -98,6 +98,8 @@ _VALUES = re.compile(
 _LABEL_LINE = re.compile(
     r"\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][A-Za-z .&'’()#-]{0,40}?)(?:\s*:|\s+[–—-](?=\s))"
 )
+# ... or a stat line with no mark between: "Writes 20,000 / day", "Members 310"
+_BARE_LABEL_LINE = re.compile(r"\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][A-Za-z &'’-]{0,30}?)\s+(?=\d)")
 # Cells run together: a header of two capitalised words joined ("PlanCalls / day",
 # "Limit typeValue"), then rows of a label joined to its values ("Free100",
 # "Prompt tokens100,000/min and 1,000,000/month").
@@ -267,10 +269,13 @@ def row_cells(
             yield value, unit, (label if column is None else None)
 
 
-def labelled_values(line: str) -> tuple[str, ColumnUnit, list[BareValue]] | None:
-    """A line that is a label and its bare values ("Requests: 20/min"): the label, the
-    unit it names and the values; None for any other line."""
-    m = _LABEL_LINE.match(line)
+def labelled_values(
+    line: str, marked: bool = True
+) -> tuple[str, ColumnUnit, list[BareValue]] | None:
+    """A line that is a label and its bare values ("Requests: 20/min"; not `marked`: with
+    no colon or dash between, "Writes 20,000 / day"): the label, the unit it names and
+    the values; None for any other line."""
+    m = (_LABEL_LINE if marked else _BARE_LABEL_LINE).match(line)
     if m is None:
         return None
     unit = label_unit(m["label"].strip(), singular=False)  # not "Message: 404"
@@ -397,10 +402,10 @@ def under_heading(
     return _placed(row, numbers, added), (heading if added else None)
 
 
-def after_label(line: str, numbers: list[QuotedNumber]) -> list[QuotedNumber]:
+def after_label(line: str, numbers: list[QuotedNumber], marked: bool = True) -> list[QuotedNumber]:
     """A line's figures, with the bare numbers after its label read in the unit the label
-    names ("Requests: 20/min")."""
-    labelled = labelled_values(line)
+    names ("Requests: 20/min"; "Writes 20,000 / day", not `marked`)."""
+    labelled = labelled_values(line, marked)
     if labelled is None:
         return numbers
     label, unit, values = labelled
