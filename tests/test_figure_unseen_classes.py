@@ -283,3 +283,16 @@ def test_a_short_line_of_a_label_and_its_numbers_with_no_mark_between(
 )
 def test_a_label_that_counts_nothing(text: str) -> None:
     assert [n.raw for n in read(text) if n.rule == "label"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "first", "last"),
+    [
+        ("Entries close Feb 2, '27.", "Feb 2, '27", date(2027, 2, 2), date(2027, 2, 2)),
+        ("The Oct ’26 cohort is full.", "Oct ’26", date(2026, 10, 1), date(2026, 10, 31)),
+        ("Results on 9 June ’27.", "9 June ’27", date(2027, 6, 9), date(2027, 6, 9)),
+    ],
+)
+def test_a_year_written_with_two_digits(text: str, raw: str, first: date, last: date) -> None:
+    n = one(text, raw)
+    assert (n.date_from, n.date_to) == (first, last)

@@ -42,14 +42,23 @@ def month_end(year: int, month: int) -> date:
     return date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
 
 
+_A_YEAR = re.compile(rf"{YEAR}|[’']\d\d")
+
+
+def full_year(written: str) -> int:
+    """A year as written: "2026", or "'26" in this century."""
+    return int(written) if written[0].isdigit() else 2000 + int(written[1:])
+
+
 def whole_month(raw: str, month: str, year: str, sentence: str) -> QuotedNumber | None:
     """A month of a year, first to last day ("March 2027"); "may 2027" in lower case is
     more often a verb than a month."""
     if not raw[0].isupper():
         return None
     number = MONTHS[month.lower().rstrip(".")]
-    first = date(int(year), number, 1)
-    last = date(int(year) + number // 12, number % 12 + 1, 1) - timedelta(days=1)
+    whole = full_year(year)
+    first = date(whole, number, 1)
+    last = date(whole + number // 12, number % 12 + 1, 1) - timedelta(days=1)
     return QuotedNumber(NumberKind.DATE, None, raw, sentence, date_from=first, date_to=last)
 
 
@@ -119,7 +128,7 @@ def parse_date(
             ),
             None,
         )
-        year = next((int(w) for w in words if re.fullmatch(YEAR, w)), None)
+        year = next((full_year(w) for w in words if _A_YEAR.fullmatch(w)), None)
         if month is None or day is None:
             return None
         if year or default_year:

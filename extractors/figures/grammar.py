@@ -143,16 +143,18 @@ _SLASHED = (
     r"(?<![\d/.])(?P<sa>[0-3]?\d)/(?P<sb>[0-3]?\d)/(?P<sy>(?:19|20)\d\d|\d\d)"
     rf"(?![\d/]|\s?-?(?i:{_TIME_UNITS}|{SIZE})\b)"
 )
-_DMY = rf"(?P<d1>{DAY})\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>{YEAR}))?"
+_SHORT_YEAR = r"[’']\d\d(?!\d)"  # "Jan 15, '26": a year of this century
+_DMY = rf"(?P<d1>{DAY})\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>{YEAR}|{_SHORT_YEAR}))?"
 
 
-_MDY = rf"(?P<m2>{_MONTH})\s+(?P<d2>{DAY})(?:,?\s+(?P<y2>{YEAR}))?"
+_MDY = rf"(?P<m2>{_MONTH})\s+(?P<d2>{DAY})(?:,?\s+(?P<y2>{YEAR}|{_SHORT_YEAR}))?"
 
 
 _ISO = rf"(?P<iso>{YEAR}-[01]\d-[0-3]\d)"
 
 
-_MONTH_YEAR = rf"(?P<my_m>{_MONTH})\s+(?P<my_y>{YEAR})"  # "March 2027": the whole month
+# "March 2027", "Sept '25": the whole month
+_MONTH_YEAR = rf"(?P<my_m>{_MONTH})\s+(?P<my_y>{YEAR}|{_SHORT_YEAR})"
 
 
 # Signs before an amount: symbols, and letters glued to a dollar ("R$", "HK$") or "Rs".
