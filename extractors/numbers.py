@@ -74,11 +74,10 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     heading: str | None = None  # what a flattened table's header line counts
     flat: FlatTable | None = None  # a table flattened to lines of words and numbers
     glued: GluedTable | None = None  # a table whose every cell ran into the next
-    before = ""  # the line before: a flattened table's header, when rows follow it
-    for sentence in stat_cards(split_sentences(text)):
-        if flat is None and before:
-            flat = flat_table(before, sentence)
-        before = sentence
+    lines = list(stat_cards(split_sentences(text)))
+    for k, sentence in enumerate(lines):
+        if flat is None and k:  # the line before may head a flattened table
+            flat = flat_table(lines[k - 1], sentence, lines[k + 1] if k + 1 < len(lines) else "")
         if columns is not None and not cells(sentence):
             columns = None  # the table ended
         if columns is None and any(w in sentence for w in ("quota", "limit", "allowance")):

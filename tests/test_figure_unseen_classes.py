@@ -296,3 +296,13 @@ def test_a_label_that_counts_nothing(text: str) -> None:
 def test_a_year_written_with_two_digits(text: str, raw: str, first: date, last: date) -> None:
     n = one(text, raw)
     assert (n.date_from, n.date_to) == (first, last)
+
+
+def test_a_flattened_table_of_one_number_a_row() -> None:
+    text = "Plan Monthly builds\nHobby 100\nTeam 2,000\nSee the docs."
+    got = [(raw, unit) for rule, raw, _, unit, _ in figures(text) if rule == "flat-table"]
+    assert got == [("100", "builds"), ("2,000", "builds")]
+    # one such line alone is no table
+    assert [
+        r for r in figures("Our builds\nHobby 100\nSee the docs.") if r[0] == "flat-table"
+    ] == []

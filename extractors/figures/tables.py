@@ -490,7 +490,7 @@ def _placed(
 _FLAT_VALUE = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?[kKmM]\b)?\+?"
 _FLAT_ROW = re.compile(
     r"\s*(?:[-*•·]\s*)?(?P<label>[A-Za-z][A-Za-z0-9 .&'’()+/-]{0,40}?)"
-    rf"\s+(?P<values>{_FLAT_VALUE}(?:\s+{_FLAT_VALUE})+)\s*"
+    rf"\s+(?P<values>{_FLAT_VALUE}(?:\s+{_FLAT_VALUE})*)\s*"
 )
 _NOTE_IN_HEADER = re.compile(r"\([^()]*\)")
 _RATE_PHRASE = re.compile(r"[A-Za-z][A-Za-z-]*\s*(?:/|\bper\s)\s*[A-Za-z]+")
@@ -523,24 +523,31 @@ def flat_header(line: str) -> list[ColumnUnit] | None:
     return units or None
 
 
-def flat_table(header: str, row: str) -> FlatTable | None:
+def flat_table(header: str, row: str, after: str = "") -> FlatTable | None:
     """The table a line heads when the next is its first row: as many numbers as the
-    header names units, or any number of them when it names one; None for other lines."""
+    header names units, or any number of them when it names one; a row of one number
+    only when the line `after` it is one too. None for other lines."""
     values = flat_values(row)
     if values is None or (units := flat_header(header)) is None:
+        return None
+    if len(values) == 1 and (len(units) != 1 or _one_value(after) is None):
         return None
     if len(units) == 1:
         return FlatTable(tuple(units) * len(values))
     return FlatTable(tuple(units)) if len(units) == len(values) else None
 
 
+def _one_value(line: str) -> BareValue | None:
+    values = flat_values(line)
+    return values[0] if values is not None and len(values) == 1 else None
+
+
 def flat_values(line: str) -> list[BareValue] | None:
-    """A flattened table's row: its label's bare numbers (two at least), or None."""
+    """A flattened table's row: its label's bare numbers, or None."""
     m = _FLAT_ROW.fullmatch(line)
     if m is None:
         return None
-    values = _values_in(line, m.start("values"), m.end("values"))
-    return values if len(values) >= 2 else None
+    return _values_in(line, m.start("values"), m.end("values")) or None
 
 
 def in_flat_row(
