@@ -39,6 +39,7 @@ from extractors.figures.tables import (
     joined_row,
     joined_words,
     quota_named,
+    section_row,
     stat_cards,
     under_heading,
 )
@@ -66,7 +67,10 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     without its year is read against the page's own date when it has one, else `now`."""
     found: list[QuotedNumber] = []
     today = page_date or now.date()
-    named = frozenset(int(y) for y in YEARS.findall(text) if abs(int(y) - today.year) <= 1)
+    years = {int(y) for y in YEARS.findall(text)}
+    named = frozenset(y for y in years if abs(y - today.year) <= 1)
+    # a year-less date takes the page's year when the page names one and no other
+    page_year = next(iter(years)) if len(years) == 1 else None
     lead: date | None = None  # the date the sentence before began with
     columns: list[ColumnUnit | None] | None = None  # the units a table's header gives
     joined: JoinedTable | None = None  # a table whose cells ran together
@@ -84,9 +88,10 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
             quota = quota_named(sentence) or quota
         if not may_hold_figure(sentence):
             lead, flat = None, None
-            if "|" in sentence and not is_rule(sentence):
+            if "|" in sentence and not is_rule(sentence) and not section_row(sentence, columns):
                 columns = header_units(sentence, quota)
-            glued = glued_header(sentence) or (glued if joined_words(sentence) else None)
+            after = lines[k + 1] if k + 1 < len(lines) else ""
+            glued = glued_header(sentence, after) or (glued if joined_words(sentence) else None)
             if glued is not None:
                 joined = None  # every cell ran together, not two columns
             elif joined is None or not joined_words(sentence):
@@ -105,7 +110,7 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
             if joined is not None and row is not None and piece is sentence:
                 numbers = in_joined_row(sentence, *row, joined.unit, today, named)
             else:
-                numbers, lead = numbers_in(piece, today, named, lead)
+                numbers, lead = numbers_in(piece, today, named, lead, page_year)
                 if columns is not None or "|" in piece:
                     numbers = in_cells(piece, numbers, columns)
                 elif ":" in piece or " – " in piece or " — " in piece or " - " in piece:

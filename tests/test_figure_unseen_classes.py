@@ -306,3 +306,45 @@ def test_a_flattened_table_of_one_number_a_row() -> None:
     assert [
         r for r in figures("Our builds\nHobby 100\nSee the docs.") if r[0] == "flat-table"
     ] == []
+
+
+def test_a_numbered_lists_steps_are_no_stat_cards() -> None:
+    text = "How to join\n1\nCreate Account\n2\nVerify Email\n3\nPick Plan"
+    assert read(text) == []
+    # a stat card stays one: a figure alone, then its label
+    (card,) = read("By the numbers\n45\nPaid seats")
+    assert (card.value, card.unit) == (45, "paid seats")
+
+
+@pytest.mark.parametrize(("text", "value"), [("Annual plans: −15%", -15), ("Save −5–10%.", -5)])
+def test_a_typographic_minus_makes_a_percentage_negative(text: str, value: float) -> None:
+    (n,) = read(text)
+    assert (n.kind, n.value) == (NumberKind.PERCENT, value)
+
+
+def test_a_quantity_column_and_a_section_row_between() -> None:
+    text = (
+        "Award | Prize | Qty |\n"
+        "---|---|---|\n"
+        "Main Track | ||\n"
+        "Winner | $900 | 1 |\n"
+        "Runners-up | $300 | 4 |"
+    )
+    counts = [(n.value, n.unit) for n in read(text) if n.kind is NumberKind.COUNT]
+    assert counts == [(1, None), (4, None)]
+
+
+def test_a_year_less_date_takes_the_one_year_the_page_names() -> None:
+    text = "Season 2025. Demo day is on March 3 at the hub."
+    (day,) = [n for n in read(text) if n.raw == "March 3"]
+    assert day.date_from == date(2025, 3, 3)
+    # two years named: the nearest reading, as before
+    (near,) = [n for n in read("From 2019 to 2025. Demo day is March 3.") if n.raw == "March 3"]
+    assert near.date_from == date(2027, 3, 3)
+
+
+def test_a_glued_header_whose_first_row_splits_no_way_is_no_header() -> None:
+    # a header cut in one place too many: five columns, rows of a label and three numbers;
+    # the third row would split into four numbers one wrong way (60 | 2 | 5,000 | 500)
+    text = "TierCallsUploadsMax perRun\nFree1010010\nTeam305,00050\nPro6025,000500"
+    assert [n for n in read(text) if n.rule == "glued-table"] == []

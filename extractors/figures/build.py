@@ -55,9 +55,11 @@ def build_figure(
     today: date,
     named: frozenset[int] = frozenset(),
     rule: str | None = None,
+    page_year: int | None = None,
 ) -> QuotedNumber | None:
-    """The figure a rule's match reads, named by the rule; None where it is none."""
-    number = _figure(kind, m, sentence, today, named)
+    """The figure a rule's match reads, named by the rule; None where it is none.
+    `page_year`: the one year the page names, which a year-less date takes."""
+    number = _figure(kind, m, sentence, today, named, page_year)
     if number is not None and rule:
         # made here a moment ago and no one else's yet: named in place, not copied
         object.__setattr__(number, "rule", rule)
@@ -70,6 +72,7 @@ def _figure(
     sentence: str,
     today: date,
     named: frozenset[int],
+    page_year: int | None,
 ) -> QuotedNumber | None:
     raw = group_of(m, 0).strip()
     g = m.groupdict()
@@ -94,12 +97,19 @@ def _figure(
     if kind in DATES and MAY_THE_VERB.search(raw) and not YEARS.search(raw):
         return None  # "teams of up to 4 may apply": the verb; the month has its capital
     if kind is NumberKind.DATE:
-        day = parse_date(group_of(m, 0), today, lean=lean(sentence[: m.start()]), named=named)
+        leaning = lean(sentence[: m.start()])
+        day = parse_date(
+            group_of(m, 0),
+            today,
+            default_year=page_year if not leaning else None,
+            lean=leaning,
+            named=named,
+        )
         if day is None:
             return None
         return QuotedNumber(kind, None, raw, sentence, date_from=day, date_to=day)
     if kind is NumberKind.DATE_RANGE:
-        return date_range(m, raw, sentence, today, lean(sentence[: m.start()]), named)
+        return date_range(m, raw, sentence, today, lean(sentence[: m.start()]), named, page_year)
     num = group_of(m, "num")
     # "$10-20 million": a scale written once, after the range, scales both ends
     grouped = kind is not NumberKind.PERCENT  # "€2.499,00", "40.000 Besucher"; not "2.315%"
@@ -128,6 +138,8 @@ def _figure(
         unit = per.lower() if per else None
         return QuotedNumber(kind, value, raw, sentence, value_end, unit, currency, qualifier)
     if kind is NumberKind.PERCENT:
+        if g.get("neg"):
+            value, value_end = -value, (-value_end if value_end is not None else None)
         return QuotedNumber(kind, value, raw, sentence, value_end, "%", None, qualifier)
     sized = kind is NumberKind.NUMBER and _SIZE_UNIT.match((g.get("unit") or "").lower())
     glued = GLUED.search(sentence, max(0, m.start() - 1), m.start())

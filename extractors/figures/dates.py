@@ -145,6 +145,7 @@ def date_range(
     today: date,
     lean: int = 0,
     named: frozenset[int] = frozenset(),
+    page_year: int | None = None,
 ) -> QuotedNumber | None:
     a = group_of(m, "a")
     if m.group("bday") is not None:  # "Oct. 5-7", "June 1-30, 2027": the month comes first
@@ -164,7 +165,9 @@ def date_range(
         return QuotedNumber(
             NumberKind.DATE_RANGE, None, raw, sentence, date_from=start, date_to=last
         )
-    end = parse_date(group_of(m, "b"), today, lean=lean, named=named)
+    end = parse_date(
+        group_of(m, "b"), today, default_year=None if lean else page_year, lean=lean, named=named
+    )
     if end is None:
         return None
     if re.fullmatch(DAY, a.strip(), re.I):  # "15-20 July 2026": the month comes from the end

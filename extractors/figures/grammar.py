@@ -403,8 +403,9 @@ RULES: tuple[Rule, ...] = (
         "percent",
         NumberKind.PERCENT,
         re.compile(
-            rf"{_QUAL}{START}(?P<num>{NUM})(?:\s?%?\s?(?:-|–|to)\s?(?P<num2>{NUM}))?"
-            rf"\s?(?:%|percent\b|per cent\b)",
+            # a typographic minus: "−20%" off, a fall
+            rf"{_QUAL}(?:(?<![\w.,])(?P<neg>−))?{START}(?P<num>{NUM})"
+            rf"(?:\s?%?\s?(?:-|–|to)\s?(?P<num2>{NUM}))?\s?(?:%|percent\b|per cent\b)",
             _FLAGS,
         ),
         Hint(None, re.compile(r"%|percent|per cent")),

@@ -33,9 +33,14 @@ USE_FOLDED = True
 
 
 def numbers_in(
-    sentence: str, today: date, named: frozenset[int] = frozenset(), lead: date | None = None
+    sentence: str,
+    today: date,
+    named: frozenset[int] = frozenset(),
+    lead: date | None = None,
+    page_year: int | None = None,
 ) -> tuple[list[QuotedNumber], date | None]:
-    """The figures of one sentence, and the date it begins with (for the next one)."""
+    """The figures of one sentence, and the date it begins with (for the next one);
+    `page_year`: the one year the page names, which its year-less dates take."""
     taken: list[tuple[int, int]] = []
     hits: list[tuple[int, int, QuotedNumber]] = []
     folded = fold_case(sentence)
@@ -67,12 +72,12 @@ def numbers_in(
                 continue  # the minutes of a time of day, a ratio's second term: "9:30", "16:9"
             if (split := from_to(m, sentence, pattern, folded_pattern)) is not None:
                 for s, e, part in split:
-                    number = build_figure(kind, part, sentence, today, named, rule.name)
+                    number = build_figure(kind, part, sentence, today, named, rule.name, page_year)
                     if number is not None:
                         taken.append((s, e))
                         hits.append((s, e, number))
                 continue
-            number = build_figure(kind, m, sentence, today, named, rule.name)
+            number = build_figure(kind, m, sentence, today, named, rule.name, page_year)
             if number is None:
                 continue
             end = min(end, start + len(number.raw))

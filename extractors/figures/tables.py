@@ -56,6 +56,7 @@ _COUNTED_IN_HEADER = re.compile(
     r"(?:\s*\([^()]*\))?",  # a note: "Seats (per team)"
     re.I,
 )
+_HOW_MANY = frozenset({"qty", "quantity", "count", "no", "#", "number"})
 _RATE_IN_HEADER = re.compile(rf"\b(?P<rate>{'|'.join(RATE_ACRONYMS)})\b", re.I)
 _RULE = re.compile(r"[\s|:-]+")  # "|---|---|": the line under a header
 # "a monthly API call quota", "the request limit"; a column headed by the quota alone
@@ -128,7 +129,7 @@ class ColumnUnit:
     """What a column's bare numbers are: their kind, unit and per-what."""
 
     kind: NumberKind
-    unit: str
+    unit: str | None  # None: a column of how many of the row's thing ("Qty")
     qualifier: str | None = None
 
 
@@ -154,6 +155,15 @@ def cells(line: str) -> list[tuple[int, int]]:
     if line[bars[-1] + 1 :].strip():
         edges.append(len(line))
     return [(a + 1, b) for a, b in pairwise(edges)]
+
+
+def section_row(line: str, columns: list[ColumnUnit | None] | None) -> bool:
+    """A row of a table that names a section of its rows ("| Grand Prizes | | |"): one
+    cell of words, the others empty; the header above still heads the rows below."""
+    spans = cells(line)
+    if columns is None or len(spans) != len(columns):
+        return False
+    return sum(1 for a, b in spans if line[a:b].strip()) == 1
 
 
 def is_rule(line: str) -> bool:
@@ -190,6 +200,8 @@ def label_unit(label: str, singular: bool = True) -> ColumnUnit | None:
     """The unit a header cell or a label names for the bare numbers under or after it: a
     data size, a time unit, a rate's acronym ("RPS Limit": requests per second), or the
     noun they count (a plural, or a quota noun in the singular); None when it names none."""
+    if label.lower().rstrip(".") in _HOW_MANY:
+        return ColumnUnit(NumberKind.COUNT, None)  # "| Prize | Qty |": how many prizes
     if m := _SIZE_IN_HEADER.search(label):
         return ColumnUnit(NumberKind.NUMBER, m["unit"])
     if (m := _TIME_IN_HEADER.search(label)) and (
@@ -350,8 +362,13 @@ _CARD_FIGURE = re.compile(rf"[~≈]?(?:[$€£])?(?:{NUM})(?:\s?(?:[kmb]|million
 _CARD_LABEL = re.compile(r"[A-Za-z][\w’'-]*(?:\s[A-Za-z][\w’'-]*){0,4}")
 
 
+_STEP = re.compile(r"[0-9]{1,2}")  # a numbered list's step, alone on its line
+
+
 def stat_cards(sentences: list[str]) -> Iterable[str]:
-    """The sentences, a stat card's figure line joined to its label line."""
+    """The sentences, a stat card's figure line joined to its label line; not a numbered
+    list's steps, each number alone on its line before its heading ("1" / "Sign up")."""
+    steps = {int(s) for s in sentences if _STEP.fullmatch(s)}
     k = 0
     while k < len(sentences):
         line = sentences[k]
@@ -360,6 +377,7 @@ def stat_cards(sentences: list[str]) -> Iterable[str]:
             and len(line) < 16
             and _CARD_FIGURE.fullmatch(line)
             and _CARD_LABEL.fullmatch(sentences[k + 1])
+            and not (_STEP.fullmatch(line) and {int(line) - 1, int(line) + 1} & steps)
         ):
             yield f"{line} {sentences[k + 1]}"
             k += 2
@@ -587,15 +605,28 @@ class GluedTable:
     columns: tuple[str, ...]
 
 
-def glued_header(line: str) -> GluedTable | None:
-    """The header of such a table (three columns at least), or None."""
+def glued_header(line: str, first_row: str) -> GluedTable | None:
+    """The header of such a table (three columns at least) whose first row splits into
+    its columns one way, or None: a header cut in the wrong places ("Max perPage") is no
+    header to read rows by."""
     line = line.strip()
     if len(line) > 80 or re.search(r"[\d.:;,!?]", line):
         return None
     columns = _GLUED_CUT.split(line)
     if len(columns) < 3 or not all(_GLUED_COLUMN.fullmatch(c) for c in columns):
         return None
-    return GluedTable(tuple(columns))
+    table = GluedTable(tuple(columns))
+    return table if _pieces(first_row.strip(), table) is not None else None
+
+
+def _pieces(row: str, table: GluedTable) -> tuple[re.Match[str], list[str]] | None:
+    """A row's parts and its run of digits split into its columns' numbers, or None."""
+    m = _GLUED_ROW.fullmatch(row)
+    if m is None:
+        return None
+    wanted = len(table.columns) - (1 if m["label"] else 0) - (1 if m["rest"] else 0)
+    pieces = _split_run(m["run"], wanted) if wanted >= 1 else None
+    return (m, pieces) if pieces is not None else None
 
 
 def in_glued_row(
@@ -604,17 +635,14 @@ def in_glued_row(
     """A row of such a table: its run of digits read as the numbers of its columns, each
     in the unit its column names (the first in the currency of its sign); the grammar's
     reading of the run gives way. None when the line is no row of the table."""
-    m = _GLUED_ROW.fullmatch(row.strip())
-    if m is None:
+    if _GLUED_ROW.fullmatch(row.strip()) is None:
         return None
+    parts = _pieces(row.strip(), table)
+    if parts is None or len(parts[1]) < 2:
+        return numbers  # one number, or a run that splits no one way: read as written
+    m, pieces = parts
     at = len(row) - len(row.lstrip())
     first = 1 if m["label"] else 0
-    wanted = len(table.columns) - first - (1 if m["rest"] else 0)
-    if wanted < 2:
-        return numbers  # one number: the grammar reads it as it is
-    pieces = _split_run(m["run"], wanted)
-    if pieces is None:
-        return numbers
     start = at + m.start("run")
     added: list[tuple[int, QuotedNumber]] = []
     offset = start
