@@ -107,7 +107,7 @@ def score_domain(pages: list[dict], fetched_at: datetime) -> DomainScore:
             match = next((n for n in unmatched if same(n, want)), None)
             if match is None:
                 got = [
-                    f"{n.kind.value}:{n.raw}:{n.unit}[{_rule(n)}]"
+                    f"{n.kind.value}:{n.raw}:{n.unit}[{n.rule}]"
                     for n in found
                     if overlaps(n, want)
                 ]
@@ -139,13 +139,9 @@ def score_domain(pages: list[dict], fetched_at: datetime) -> DomainScore:
                 continue  # read over an ambiguous label: neither right nor wrong
             by_kind.setdefault(n.kind.value, Score()).found += 1
             misses.append(
-                f"extra   {n.kind.value:8} {n.raw!r} unit={n.unit!r} {n.value} [{_rule(n)}] "
+                f"extra   {n.kind.value:8} {n.raw!r} unit={n.unit!r} {n.value} [{n.rule}] "
                 f"({page['id']})"
             )
     for tally in by_kind.values():
         tally.found += tally.right  # right ones were counted apart
     return DomainScore(by_kind, subjects, misses)
-
-
-def _rule(n: QuotedNumber) -> str:
-    return getattr(n, "rule", None) or "?"
