@@ -80,13 +80,14 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     glued: GluedTable | None = None  # a table whose every cell ran into the next
     lines = list(stat_cards(split_sentences(text)))
     for k, sentence in enumerate(lines):
-        if flat is None and k:  # the line before may head a flattened table
+        figured = may_hold_figure(sentence)
+        if flat is None and k and figured:  # the line before may head a flattened table
             flat = flat_table(lines[k - 1], sentence, lines[k + 1] if k + 1 < len(lines) else "")
         if columns is not None and not cells(sentence):
             columns = None  # the table ended
         if columns is None and any(w in sentence for w in ("quota", "limit", "allowance")):
             quota = quota_named(sentence) or quota
-        if not may_hold_figure(sentence):
+        if not figured:
             lead, flat = None, None
             if "|" in sentence and not is_rule(sentence) and not section_row(sentence, columns):
                 columns = header_units(sentence, quota)

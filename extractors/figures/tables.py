@@ -362,13 +362,15 @@ _CARD_FIGURE = re.compile(rf"[~≈]?(?:[$€£])?(?:{NUM})(?:\s?(?:[kmb]|million
 _CARD_LABEL = re.compile(r"[A-Za-z][\w’'-]*(?:\s[A-Za-z][\w’'-]*){0,4}")
 
 
-_STEP = re.compile(r"[0-9]{1,2}")  # a numbered list's step, alone on its line
+def _step(line: str) -> bool:
+    """A numbered list's step, alone on its line ("1", "12")."""
+    return len(line) <= 2 and line.isascii() and line.isdigit()
 
 
 def stat_cards(sentences: list[str]) -> Iterable[str]:
     """The sentences, a stat card's figure line joined to its label line; not a numbered
     list's steps, each number alone on its line before its heading ("1" / "Sign up")."""
-    steps = {int(s) for s in sentences if _STEP.fullmatch(s)}
+    steps = {int(s) for s in sentences if _step(s)}
     k = 0
     while k < len(sentences):
         line = sentences[k]
@@ -377,7 +379,7 @@ def stat_cards(sentences: list[str]) -> Iterable[str]:
             and len(line) < 16
             and _CARD_FIGURE.fullmatch(line)
             and _CARD_LABEL.fullmatch(sentences[k + 1])
-            and not (_STEP.fullmatch(line) and {int(line) - 1, int(line) + 1} & steps)
+            and not (_step(line) and {int(line) - 1, int(line) + 1} & steps)
         ):
             yield f"{line} {sentences[k + 1]}"
             k += 2
