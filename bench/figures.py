@@ -71,5 +71,6 @@ def main() -> None:
         f"pages={len(texts)} figures={figures} target_ms={TARGET_MS}"
     )
 
+
 if __name__ == "__main__":
     main()

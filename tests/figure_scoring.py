@@ -107,9 +107,7 @@ def score_domain(pages: list[dict], fetched_at: datetime) -> DomainScore:
             match = next((n for n in unmatched if same(n, want)), None)
             if match is None:
                 got = [
-                    f"{n.kind.value}:{n.raw}:{n.unit}[{n.rule}]"
-                    for n in found
-                    if overlaps(n, want)
+                    f"{n.kind.value}:{n.raw}:{n.unit}[{n.rule}]" for n in found if overlaps(n, want)
                 ]
                 misses.append(
                     f"missed  {want['kind']:8} {want['raw']!r} unit={want['unit']!r} "
