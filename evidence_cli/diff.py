@@ -12,7 +12,7 @@ from extractors.printable import printable
 from extractors.textdiff import MAX_DIFF_TOKENS, Op, appeared_and_went, cut_for_diff, word_diff
 from warehouse import queries
 from warehouse.db import Connection
-from warehouse.errors import EvidenceError
+from warehouse.errors import EvidenceError, UnknownRecord, UnknownSource
 
 CONTEXT = 80  # characters of unchanged text kept on each side of a change
 _COLOURS = {"-": "\033[31m", "+": "\033[32m"}
@@ -36,12 +36,9 @@ def diff_report(
     if not history:
         known = queries.record_ids(con)
         if record_id not in known:
-            hint = f"; known: {', '.join(sorted(known)[:10])}" if known else ""
-            raise EvidenceError(f"no record {record_id!r} in the warehouse{hint}")
+            raise UnknownRecord(record_id, known, "the database")
         sources = queries.snapshot_history(con, record_id, None)
-        raise EvidenceError(
-            f"record {record_id!r} has no source {source_id!r}; known: {', '.join(sources)}"
-        )
+        raise UnknownSource(str(source_id), sources, owner=record_id)
     if colour is None:
         colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     out = []

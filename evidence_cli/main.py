@@ -35,7 +35,13 @@ from flows.catalog import (
 from flows.runtime import clock, mark_start
 from warehouse import queries
 from warehouse.db import Connection, check_database_file, session
-from warehouse.errors import ConfigError, EvidenceError, WarehouseMissing, first_line
+from warehouse.errors import (
+    ConfigError,
+    EvidenceError,
+    UnknownRecord,
+    WarehouseMissing,
+    first_line,
+)
 from warehouse.lock import ensure_no_refresh
 
 EXIT_USER_ERROR = 2
@@ -420,8 +426,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         data = queries.card(con, args.record_id)
         known = queries.record_ids(con) if data is None else []
     if data is None:
-        hint = f"; known: {', '.join(sorted(known)[:10])}" if known else ""
-        raise EvidenceError(f"no record {args.record_id!r} in the warehouse{hint}")
+        raise UnknownRecord(args.record_id, known, "the database")
     print(render_card(data))
     return 0
 
@@ -603,7 +608,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     catalog = load_catalog(config_dir)
     record = next((r for r in catalog.records if r.id == args.record), None)
     if record is None:
-        raise EvidenceError(f"no record {args.record!r} in {config_dir}")
+        raise UnknownRecord(args.record, (r.id for r in catalog.records), str(config_dir))
     role = Role(args.role or Role.THIRD_PARTY)
     print(add_to_record(record, config_dir, url, settings.fetch, role, args.render), end="")
     return 0
@@ -648,7 +653,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     settings = load_settings(config_dir) if config_dir.is_dir() else Settings()
     with _reading(args, [target] if args.format else []) as con:
         if args.record and not queries.has_record(con, args.record):
-            raise EvidenceError(f"no record {args.record!r} in the database")
+            raise UnknownRecord(args.record, queries.record_ids(con), "the database")
         try:
             if args.warc:
                 count = write_warc(

@@ -129,7 +129,7 @@ def test_show_unknown_record(warehouse: tuple[Path, Path]) -> None:
     result = evidence("show", "nope", "--config", str(config))
     assert result.returncode == 2
     assert (
-        result.stderr.strip() == "evidence: no record 'nope' in the warehouse; known: team-credits"
+        result.stderr.strip() == "evidence: no record 'nope' in the database; known: team-credits"
     )
 
 

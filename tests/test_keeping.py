@@ -119,6 +119,29 @@ def test_update_writes_the_wording_and_the_record_is_documented_at_once(
     assert capsys.readouterr().out.startswith("nothing to review")
 
 
+UNKNOWN_IDS = [
+    (["show", "nope"], "no record 'nope' in the database; known: r"),
+    (["diff", "nope"], "no record 'nope' in the database; known: r"),
+    (["diff", "r", "owm"], "record 'r' has no source 'owm' (did you mean 'own'?)"),
+    (["accept", "nope", "own"], "no record 'nope' in the database; known: r"),
+    (["accept", "r", "blg"], "record 'r' has no source 'blg' (did you mean 'blog'?)"),
+    (["update", "r", "prise"], "record 'r' has no claim 'prise' (did you mean 'prize'?)"),
+    (["update", "q", "prize"], "no record 'q' in {config}; known: r"),
+    (["export", "--warc", "{tmp}/w", "--record", "x"], "no record 'x' in the database; known: r"),
+    (["suggest", "http://127.0.0.1:9/x", "--record", "no"], "no record 'no' in {config}; known: r"),
+]
+
+
+@pytest.mark.parametrize(("argv", "says"), UNKNOWN_IDS, ids=[" ".join(a) for a, _ in UNKNOWN_IDS])
+def test_an_unknown_id_is_said_one_way_by_every_command(
+    kept: Kept, capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    """The id, where it was looked for, then the near one or the ones there are."""
+    place = {"config": str(kept.config), "tmp": str(kept.db.parent)}
+    assert main(kept.args(*(a.format(**place) for a in argv))) == 2
+    assert capsys.readouterr().err.strip() == f"evidence: {says.format(**place)}"
+
+
 @pytest.mark.parametrize(
     ("argv", "says"),
     [

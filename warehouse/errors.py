@@ -4,6 +4,10 @@ EvidenceError                 anything the CLI turns into one line and exit 2
 ├── ConfigError               the user's config is wrong (file, line, fix)
 ├── RefreshRunning            a refresh already runs on this database
 ├── OutputRefused             an output path that is not a file or folder of the user's
+├── UnknownId                 an id the user named that the catalog or database lacks
+│   ├── UnknownRecord
+│   ├── UnknownSource
+│   └── UnknownClaim
 └── WarehouseError            the database cannot be used as asked
     ├── WarehouseBusy         another process holds DuckDB's write lock
     ├── WarehouseMissing      no database yet at the path
@@ -16,6 +20,9 @@ error, its own or a library's, in one line.
 """
 
 from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
 
 
 class EvidenceError(Exception):
@@ -35,6 +42,62 @@ class ConfigError(EvidenceError):
 
 class OutputRefused(EvidenceError):
     """An output path names a device, FIFO, socket or system file: never written."""
+
+
+class UnknownId(EvidenceError):
+    """An id the user named (a record, a source of a record, a claim) that is not there.
+
+    The fields say what was asked, of what and what was there, for a caller that
+    wants more than the line; the line is the same everywhere: the id, where it was
+    looked for, then the near one (or the known ones when none is near).
+    """
+
+    kind = "id"
+
+    def __init__(
+        self, given: str, known: Iterable[str] = (), where: str = "", owner: str | None = None
+    ) -> None:
+        self.given = given
+        self.known = sorted(set(known))
+        self.where = where  # "the database", a config directory, a file
+        self.owner = owner  # the record whose source or claim it is not
+        if owner is not None:
+            said = f"record {owner!r} has no {self.kind} {given!r}"
+        else:
+            said = f"no {self.kind} {given!r}" + (f" in {where}" if where else "")
+        super().__init__(said + known_hint(given, self.known))
+
+
+class UnknownRecord(UnknownId):
+    kind = "record"
+
+
+class UnknownSource(UnknownId):
+    kind = "source"
+
+
+class UnknownClaim(UnknownId):
+    kind = "claim"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the nearest of `choices`, or nothing when none is near."""
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+KNOWN_SHOWN = 10  # ids an unknown-id error lists when none is near the one given
+
+
+def known_hint(word: str, known: Iterable[str]) -> str:
+    """The near id, else the ids there are (a few), else nothing: one policy for every
+    unknown id."""
+    ids = sorted(set(known))
+    near = did_you_mean(word, ids)
+    if near or not ids:
+        return near
+    more = ", ..." if len(ids) > KNOWN_SHOWN else ""
+    return f"; known: {', '.join(ids[:KNOWN_SHOWN])}{more}"
 
 
 class RefreshRunning(EvidenceError):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from extractors.values import Status
 from flows.catalog.yaml_lines import Lines
-from warehouse.errors import ConfigError
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+from warehouse.errors import ConfigError, did_you_mean
 
 
 def config_error(

@@ -28,7 +28,7 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from flows.catalog.yaml_lines import load_yaml
-from warehouse.errors import EvidenceError
+from warehouse.errors import EvidenceError, UnknownRecord
 
 _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
 # The comment `evidence suggest` writes beside a claim's id: the kind of figure (or
@@ -261,7 +261,7 @@ def _record_node(root: Node | None, record_id: str, path: Path) -> MappingNode:
     for item in items:
         if isinstance(item, MappingNode) and _scalar(_get(item, "id")) == record_id:
             return item
-    raise EvidenceError(f"{path}: no record {record_id!r} in it")
+    raise UnknownRecord(record_id, where=str(path))
 
 
 def _get(node: Node | None, key: str) -> Node | None:

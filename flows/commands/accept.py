@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flows.catalog import did_you_mean
 from flows.runtime import clock
-from warehouse import store
+from warehouse import queries, store
 from warehouse.db import session
-from warehouse.errors import EvidenceError
+from warehouse.errors import EvidenceError, UnknownRecord, UnknownSource
 
 
 def accept_held(db: Path, record_id: str, source_id: str) -> int:
@@ -19,12 +18,9 @@ def accept_held(db: Path, record_id: str, source_id: str) -> int:
     with session(db, now=now) as con:
         sources = store.source_ids(con, record_id)
         if not sources:
-            raise EvidenceError(f"no record {record_id!r} in the database")
+            raise UnknownRecord(record_id, queries.record_ids(con), "the database")
         if source_id not in sources:
-            raise EvidenceError(
-                f"record {record_id!r} has no source {source_id!r}"
-                f"{did_you_mean(source_id, sources)}"
-            )
+            raise UnknownSource(source_id, sources, owner=record_id)
         accepted = store.accept_review(con, record_id, source_id, now)
         if accepted:
             store.grade_all(con)

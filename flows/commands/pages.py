@@ -18,7 +18,7 @@ from flows.commands.review import review_items
 from warehouse import queries
 from warehouse.card import Card, SourceHealthRow
 from warehouse.db import Connection
-from warehouse.errors import EvidenceError
+from warehouse.errors import UnknownRecord
 from warehouse.keeping import QueueItem
 
 SITE_TITLE = "Evidence catalog"
@@ -102,7 +102,7 @@ def record_page(
     """A record's page; EvidenceError for a record the database does not hold."""
     card = queries.card(con, record_id)
     if card is None:
-        raise EvidenceError(f"no record {record_id!r} in the database")
+        raise UnknownRecord(record_id, queries.record_ids(con), "the database")
     if history is None:
         history = queries.grade_history(con, record_id)
     if row is None:

@@ -13,7 +13,6 @@ from flows.catalog import (
     Catalog,
     RecordFile,
     catalog_with,
-    did_you_mean,
     diff_text,
     file_digest,
     write_atomically,
@@ -23,7 +22,7 @@ from flows.planning import catalog_rows, keeping_rows
 from flows.runtime import clock
 from warehouse import keeping, store
 from warehouse.db import session
-from warehouse.errors import EvidenceError, WarehouseMissing
+from warehouse.errors import EvidenceError, UnknownClaim, UnknownRecord, WarehouseMissing
 from warehouse.keeping import CurrentCheck
 from warehouse.lock import refresh_lock
 
@@ -56,14 +55,11 @@ def update_claim(
     `scope` (` --config DIR --db PATH`)."""
     record = next((r for r in catalog.records if r.id == record_id), None)
     if record is None:
-        known = {r.id for r in catalog.records}
-        raise EvidenceError(f"no record {record_id!r}{did_you_mean(record_id, known)}")
+        known = (r.id for r in catalog.records)
+        raise UnknownRecord(record_id, known, str(catalog.config_dir))
     claim = next((c for c in record.config.claims if c.id == claim_id), None)
     if claim is None:
-        known = {c.id for c in record.config.claims}
-        raise EvidenceError(
-            f"record {record_id!r} has no claim {claim_id!r}{did_you_mean(claim_id, known)}"
-        )
+        raise UnknownClaim(claim_id, (c.id for c in record.config.claims), owner=record_id)
     if not db.exists():
         raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
     path = Path(record.file)
