@@ -40,3 +40,21 @@ def test_no_module_writes_its_own_first_line() -> None:
                 continue
             source = path.read_text(encoding="utf-8")
             assert not HAND_WRITTEN.search(source), f"{path.relative_to(ROOT)}: use first_line"
+
+
+def test_an_unknown_id_carries_what_was_asked_and_what_was_there() -> None:
+    from warehouse.errors import UnknownClaim, UnknownRecord
+
+    error = UnknownRecord("nope", ["b", "a", "a"], "the database")
+    assert (error.given, error.known, error.where, error.owner) == (
+        "nope",
+        ["a", "b"],
+        "the database",
+        None,
+    )
+    assert str(error) == "no record 'nope' in the database; known: a, b"
+    many = UnknownRecord("zz", [f"id-{n:02}" for n in range(12)])
+    assert str(many).endswith("id-09, ...") and "id-10" not in str(many)
+    near = UnknownClaim("prise", ["prize", "teams"], owner="r")
+    assert str(near) == "record 'r' has no claim 'prise' (did you mean 'prize'?)"
+    assert str(UnknownRecord("x")) == "no record 'x'"
