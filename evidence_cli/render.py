@@ -6,10 +6,11 @@ import csv
 import io
 import json
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -150,6 +151,29 @@ def write_rows(
         out.write("".join(_line(r, widths) + "\n" for r in body))
     if widths is None:
         out.write(_header(columns, [len(c) for c in columns]) + "\n")
+
+
+def formatted(
+    fmt: str, columns: list[str], rows: Sequence[Sequence[Any]], max_width: int = 80
+) -> str:
+    """Rows as a command prints them: a table, CSV or JSON (`--format`)."""
+    if fmt == "json":
+        return as_json(columns, rows)
+    if fmt == "csv":
+        text = as_csv(columns, rows)
+        return printable(text) if sys.stdout.isatty() else text  # exact when piped
+    return table(columns, rows, max_width=max_width)
+
+
+class TerminalSafe:
+    """A text stream to a terminal: what goes through it has its control characters
+    escaped."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(printable(text))
 
 
 def _header(columns: Sequence[str], widths: list[int]) -> str:

@@ -2,7 +2,11 @@
 (providers' docs and pricing pages, programme pages, write-ups and forums): short
 durations, data sizes and their compound units, counts of what quotas count, rates by
 their per-what, figures as other countries write them, and what a figure measures. The
-sentences are our own, none taken from the labelled pages."""
+sentences are our own, none taken from the labelled pages.
+
+Long, and kept whole: it is a table of sentences, one class a section, read as one list
+of what the grammar must read; split, a class would be looked for in two files.
+"""
 
 from __future__ import annotations
 

@@ -46,6 +46,23 @@ def test_no_layer_imports_one_above_it(layer: str) -> None:
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
+HOUSE_SIZE = 800  # lines a module may have without saying why it is longer
+
+
+def test_a_long_module_says_why() -> None:
+    """A module past the house's size says in its docstring why it is kept whole."""
+    for top in [*ORDER, "tests", "bench"]:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            source = path.read_text(encoding="utf-8")
+            if source.count("\n") <= HOUSE_SIZE:
+                continue
+            doc = ast.get_docstring(ast.parse(source)) or ""
+            assert "Long, and kept whole" in doc, (
+                f"{path.relative_to(ROOT)} has more than {HOUSE_SIZE} lines: split it, or "
+                'say in its docstring why it is kept whole ("Long, and kept whole: ...")'
+            )
+
+
 def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text(

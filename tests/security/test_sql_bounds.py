@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evidence_cli.main import SQL_LIMIT, main
+from evidence_cli.commands.reading import SQL_LIMIT
+from evidence_cli.main import main
 from warehouse.db import connect
 
 

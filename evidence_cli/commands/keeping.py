@@ -1,0 +1,218 @@
+"""The keeper's commands: update, accept, suggest, check, plan, schema, ui."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from evidence_cli.registry import Run, arg, command, formats, settings_leniently
+from extractors.values import Render, Role
+from flows.catalog import config_dir_from, resolve_db
+from warehouse.errors import EvidenceError, UnknownRecord, WarehouseMissing
+
+
+@command(
+    "update",
+    "write a page's current wording into a claim in its file, then check and grade again",
+    "evidence update icml-2026-repro-credits prize-pool --dry-run",
+    arg("record_id", metavar="ID"),
+    arg("claim_id", metavar="CLAIM"),
+    arg("--source", metavar="SOURCE", help="take the wording of this source's page"),
+    arg("--dry-run", action="store_true", help="print the change; write nothing"),
+    requires=["catalog"],
+)
+def update(run: Run) -> int:
+    from flows.commands.update import update_claim
+
+    args = run.args
+    catalog = run.catalog
+    done = update_claim(
+        catalog,
+        resolve_db(args.db, catalog.settings),
+        args.record_id,
+        args.claim_id,
+        args.source,
+        dry_run=args.dry_run,
+        scope=run.scope,
+    )
+    print(done.diff, end="")
+    if not done.written:
+        print(f"(dry run: {done.path} not written)")
+        return 0
+    was = f"{done.before[0]}, {done.before[1]}" if done.before else "not graded"
+    now = f"{done.after[0]}, {done.after[1]}" if done.after else "not graded"
+    print(
+        f"took the wording of {done.source_id} into {done.record_id}/{done.claim_id}; "
+        f"checked against the stored pages: {was} -> {now}"
+    )
+    return 0
+
+
+@command(
+    "accept",
+    "let a source's page held for review count as evidence again",
+    "evidence accept icml-2026-repro-credits hf-blog",
+    arg("record_id", metavar="ID"),
+    arg("source_id", metavar="SOURCE"),
+)
+def accept(run: Run) -> int:
+    from flows.commands.accept import accept_held
+
+    args = run.args
+    accepted = accept_held(run.readable_db, args.record_id, args.source_id)
+    print(f"accepted {accepted} page(s) of {args.record_id}/{args.source_id}; grades recomputed")
+    return 0
+
+
+@command(
+    "suggest",
+    "fetch a page and print a record with candidate claims, ready to paste",
+    "evidence suggest https://example.org/credits --role primary",
+    arg("url", metavar="URL"),
+    arg(
+        "--role",
+        choices=[r.value for r in Role],
+        help="default: primary, or third-party with --record",
+    ),
+    arg("--render", choices=[r.value for r in Render], help="default: fetch.render"),
+    arg(
+        "--record",
+        metavar="ID",
+        help="add the page as a source of this record, in its file (comments kept)",
+    ),
+)
+def suggest(run: Run) -> int:
+    from flows.catalog import check_url
+    from flows.commands.suggest import suggest
+
+    args = run.args
+    settings = run.settings
+    try:
+        url = check_url(args.url)
+    except ValueError as e:
+        raise EvidenceError(str(e)) from None
+    if args.record is None:
+        print(suggest(url, settings.fetch, Role(args.role or Role.PRIMARY), args.render), end="")
+        return 0
+    from flows.commands.suggest import add_to_record
+
+    catalog = run.catalog
+    record = next((r for r in catalog.records if r.id == args.record), None)
+    if record is None:
+        raise UnknownRecord(args.record, (r.id for r in catalog.records), str(run.config_dir))
+    role = Role(args.role or Role.THIRD_PARTY)
+    print(add_to_record(record, run.config_dir, url, settings.fetch, role, args.render), end="")
+    return 0
+
+
+@command(
+    "check",
+    "check the catalog offline: every config error, then each claim against the stored "
+    "snapshots and its expect",
+    "evidence check --format github",
+    formats(
+        "text",
+        "json",
+        "github",
+        help="text (default), json (one object per problem), or github (workflow commands)",
+    ),
+    arg("--strict", action="store_true", help="warnings fail too (exit 1), as errors do"),
+    arg(
+        "files",
+        metavar="FILE",
+        nargs="*",
+        help="report only on these catalog files (as pre-commit passes them); the config "
+        "directory is the one they are in unless --config is given",
+    ),
+)
+def check(run: Run) -> int:
+    from evidence_cli.problems import no_database_note, render_check
+    from flows.commands.check import run_check
+
+    args = run.args
+    files = [Path(f) for f in args.files]
+    config_dir = config_dir_from(args.config or _config_of(files))
+    settings = settings_leniently(config_dir)
+    report = run_check(config_dir, resolve_db(args.db, settings), args.strict, files or None)
+    out = render_check(report, args.format)
+    if out:
+        print(out)
+    note = no_database_note(report)
+    if note and args.format == "json":
+        print(f"evidence: {note}", file=sys.stderr)
+    return report.exit_code
+
+
+def _config_of(files: list[Path]) -> str | None:
+    """The config directory of catalog files: the one holding `records/` or settings.yaml."""
+    for f in files:
+        if f.parent.name == "records":
+            return str(f.parent.parent)
+        if f.name == "settings.yaml":
+            return str(f.parent)
+    return None
+
+
+@command(
+    "schema",
+    "print the JSON Schema of a record file or of settings.yaml",
+    "evidence schema records > records.schema.json",
+    arg("kind", choices=["records", "settings"], nargs="?", default="records"),
+)
+def schema(run: Run) -> int:
+    from flows.catalog import json_schema
+
+    print(json.dumps(json_schema(run.args.kind), indent=2, ensure_ascii=False))
+    return 0
+
+
+@command(
+    "plan",
+    "what a change to the catalog does to claims and grades, from git REF to now",
+    "evidence plan --base origin/main --format markdown",
+    arg("--base", metavar="REF", default="HEAD", help="the git ref (default HEAD)"),
+    formats("markdown", "json", help="markdown (default; a pull request comment) or json"),
+)
+def plan(run: Run) -> int:
+    from evidence_cli.plan import render_plan
+    from flows.commands.plan import run_plan
+
+    settings = settings_leniently(run.config_dir)
+    plan = run_plan(run.config_dir, resolve_db(run.args.db, settings), run.args.base)
+    print(render_plan(plan, run.args.format))
+    return 2 if plan.config_errors else 0
+
+
+@command(
+    "ui",
+    "the keeper's desk: review and keep the catalog in the browser",
+    "evidence ui --open",
+    arg("--host", default="127.0.0.1", help="the address to serve on (127.0.0.1)"),
+    arg("--port", type=int, default=8765, help="the port (8765; 0: a free one)"),
+    arg(
+        "--token",
+        help="a token every request must carry (env EVIDENCE_UI_TOKEN); needed on any host "
+        "but a loopback one",
+    ),
+    arg("--open", action="store_true", help="open it in the web browser"),
+    requires=["catalog"],  # a config error stops here, before anything is served
+)
+def ui(run: Run) -> int:
+    from evidence_cli.desk import DeskConfig, is_loopback, serve_desk
+
+    args = run.args
+    db = run.readable_db
+    if not db.exists():
+        raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
+    token = args.token or os.environ.get("EVIDENCE_UI_TOKEN") or None
+    if not is_loopback(args.host) and token is None:
+        raise EvidenceError(
+            f"evidence ui on {args.host} needs --token (or EVIDENCE_UI_TOKEN): anyone who "
+            "reaches that address could change the catalog"
+        )
+    if not 0 <= args.port <= 65535:
+        raise EvidenceError(f"--port {args.port}: give a port from 0 to 65535")
+    cfg = DeskConfig(run.catalog.config_dir.resolve(), db.resolve(), args.host, args.port, token)
+    return serve_desk(cfg, args.open)

@@ -1,0 +1,186 @@
+"""Each command in one place: its name, summary, example, arguments, preconditions and
+handler, registered once by `@command`; the parser, the help and the dispatch are
+derived from the registry.
+
+A handler takes a `Run`: the parsed arguments, and what the command stands on
+(the settings, the catalog, the database to read), each worked out once, on first
+use, with the one policy every command shares. `requires=` names what must hold
+before the handler starts, as dbt's `requires` decorators do: a config error then
+stops the command before it does anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from flows.catalog import (
+    Catalog,
+    Settings,
+    config_dir_from,
+    load_catalog,
+    load_settings,
+    resolve_db,
+)
+from flows.runtime import clock
+from warehouse.db import Connection, session
+from warehouse.errors import ConfigError, WarehouseMissing
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a command, as `ArgumentParser.add_argument` takes it."""
+
+    names: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def arg(*names: str, **options: Any) -> Arg:
+    return Arg(names, options)
+
+
+def formats(*choices: str, default: str | None = None, help: str | None = None) -> Arg:
+    """The --format option: its choices, the first the default."""
+    choices = choices or ("table", "csv", "json")
+    return arg(
+        "--format",
+        choices=list(choices),
+        default=default or choices[0],
+        help=help or f"output format (default {choices[0]})",
+    )
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    summary: str  # lower case, no full stop: the help line; the description is made of it
+    example: str
+    handler: Callable[[Run], int]
+    arguments: tuple[Arg, ...] = ()
+    requires: tuple[str, ...] = ()  # names of Run's properties worked out before the handler
+
+    def __call__(self, args: argparse.Namespace) -> int:
+        run = Run(args)
+        for need in self.requires:
+            getattr(run, need)
+        return self.handler(run)
+
+
+REGISTRY: dict[str, Command] = {}  # in the order the help lists them
+
+PRECONDITIONS = {"settings", "catalog", "readable_db", "db"}
+
+
+def command(
+    name: str,
+    summary: str,
+    example: str,
+    *arguments: Arg,
+    requires: Sequence[str] = (),
+) -> Callable[[Callable[[Run], int]], Callable[[Run], int]]:
+    """Register the decorated function as the handler of `evidence NAME`."""
+    unknown = set(requires) - PRECONDITIONS
+    assert not unknown, f"{name}: no precondition {sorted(unknown)}"
+    assert name not in REGISTRY, f"two commands named {name}"
+
+    def register(handler: Callable[[Run], int]) -> Callable[[Run], int]:
+        REGISTRY[name] = Command(name, summary, example, handler, arguments, tuple(requires))
+        return handler
+
+    return register
+
+
+class Run:
+    """One invocation: its arguments, and what it stands on, each worked out once."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+
+    @cached_property
+    def config_dir(self) -> Path:
+        return config_dir_from(self.args.config)
+
+    @cached_property
+    def settings(self) -> Settings:
+        """settings.yaml, or the defaults where there is no config directory; a directory
+        named (flag or environment) and missing is a mistake, as it is to `refresh`: only
+        the default ./config may be absent (a database read with --db alone)."""
+        if (self.args.config or os.environ.get("EVIDENCE_CONFIG")) and not self.config_dir.is_dir():
+            raise ConfigError(str(self.config_dir), "no such config directory: pass --config DIR")
+        return load_settings(self.config_dir) if self.config_dir.is_dir() else Settings()
+
+    @cached_property
+    def catalog(self) -> Catalog:
+        return load_catalog(self.config_dir)
+
+    @cached_property
+    def db(self) -> Path:
+        """The database in force: --db, EVIDENCE_DB, settings.yaml, the default."""
+        return resolve_db(self.args.db, self.settings)
+
+    @cached_property
+    def readable_db(self) -> Path:
+        """The database, for a command that reads it (the readers' memory bounded); a
+        missing one named beside the demo's says how to read the demo's."""
+        from warehouse.db import limit_readers
+
+        limit_readers(self.settings.memory_limit)
+        db = self.db
+        if not db.exists():
+            from evidence_cli.demo import DEMO_DB
+
+            if Path(DEMO_DB).exists() and db != Path(DEMO_DB):
+                raise WarehouseMissing(
+                    f"no database at {db}; the demo's is {DEMO_DB}: add `--db {DEMO_DB}` "
+                    "(or run `evidence refresh` for your own catalog)"
+                )
+        return db
+
+    def reading(self, folders: Sequence[Path] = ()) -> AbstractContextManager[Connection]:
+        """A read-only connection for the block, closed after it (reaching no file but
+        those in `folders`)."""
+        return session(self.readable_db, read_only=True, now=clock.now(), folders=folders)
+
+    @cached_property
+    def scope(self) -> str:
+        """The ` --config DIR --db PATH` in force, for the commands a command prints."""
+        from flows.runtime import command_scope
+
+        return command_scope(self.config_dir, self.db)
+
+
+def settings_leniently(config_dir: Path) -> Settings:
+    """The settings, or the defaults when settings.yaml has a mistake (`check` and `plan`
+    report it themselves)."""
+    try:
+        return load_settings(config_dir) if config_dir.is_dir() else Settings()
+    except ConfigError:
+        return Settings()
+
+
+def date_arg(value: str) -> datetime:
+    """A DATE option: YYYY-MM-DD (midnight UTC) or an ISO-8601 time with zone."""
+    try:
+        if len(value) == 10:
+            return datetime.combine(date.fromisoformat(value), time(0), tzinfo=UTC)
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date: use YYYY-MM-DD") from None
+    if parsed.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{value!r} has no time zone: add one, or give a date")
+    return parsed
+
+
+def day_arg(value: str) -> date:
+    """A DATE option of `diff`: YYYY-MM-DD."""
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a date: use YYYY-MM-DD") from None
