@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import textwrap
 from collections.abc import Callable
 from datetime import datetime
@@ -11,6 +14,34 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from warehouse.queries import RecordSummary
+
+
+EVIDENCE = Path(sys.executable).with_name("evidence")  # the console script itself
+
+
+def evidence(
+    *args: str,
+    env: dict[str, str] | None = None,
+    drop: tuple[str, ...] = (),
+    cwd: Path | None = None,
+    timeout: float = 300,
+    script: bool = False,
+) -> subprocess.CompletedProcess[str]:
+    """`evidence ARGS` in a process of its own, as a user runs it (`script`: through the
+    installed console script, not `python -m`), with `env` added to the environment and
+    the variables in `drop` left out. Whatever it answers, never a traceback."""
+    command = [str(EVIDENCE)] if script else [sys.executable, "-m", "evidence_cli"]
+    full_env = {k: v for k, v in os.environ.items() if k not in drop} | (env or {})
+    done = subprocess.run(
+        [*command, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=full_env,
+        cwd=cwd,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
 
 
 def write_config(root: Path, records: str, settings: str = "fetch: {retries: 0}\n") -> Path:

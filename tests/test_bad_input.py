@@ -1,19 +1,19 @@
 """No input ends in a traceback: each command of the README's table, given what a user
-gets wrong, answers through the real console script with one line and exit 2."""
+gets wrong, answers with one line and exit 2: in-process through `main(argv)`, and a
+few through the real console script, which adds the entry point's own handling."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from support import write_config
+from support import EVIDENCE, evidence, write_config
 
+from evidence_cli.main import main
 from warehouse.db import connect
 
-EVIDENCE = Path(sys.executable).with_name("evidence")  # the console script itself
+NO_PLACE = ("EVIDENCE_DB", "EVIDENCE_CONFIG")  # the environment's catalog, not the test's
 
 
 @pytest.fixture(scope="module")
@@ -76,22 +76,50 @@ CASES = [
 ]
 
 
-@pytest.mark.slow
+def said(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, list[str]]:
+    """`evidence ARGV` in this process: its exit status and the lines on stderr."""
+    for name in NO_PLACE:
+        monkeypatch.delenv(name, raising=False)
+    try:
+        code = main(argv)
+    except SystemExit as e:  # (argparse's own refusals)
+        code = e.code if isinstance(e.code, int) else 1
+    return code, capsys.readouterr().err.strip().splitlines()
+
+
+def _argv(args: list[str], place: dict[str, str]) -> list[str]:
+    argv = [a.format(**place) for a in args]
+    return argv if "--config" in argv else [*argv, "--config", place["config"]]
+
+
 @pytest.mark.parametrize(("args", "says"), CASES, ids=[" ".join(a) for a, _ in CASES])
 def test_a_mistake_is_one_line_and_exit_2(
+    args: list[str],
+    says: str,
+    place: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    code, lines = said(_argv(args, place), capsys, monkeypatch)
+    assert code == 2, lines
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("evidence") and says in lines[0], lines[0]
+
+
+SCRIPT_CASES = [CASES[i] for i in (7, 17, 29, -1)]  # an id, a database, a config, a command
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("args", "says"), SCRIPT_CASES, ids=[" ".join(a) for a, _ in SCRIPT_CASES])
+def test_a_mistake_is_one_line_through_the_console_script(
     args: list[str], says: str, place: dict[str, str]
 ) -> None:
-    argv = [a.format(**place) for a in args]
-    if "--config" not in argv:
-        argv += ["--config", place["config"]]
-    env = {k: v for k, v in os.environ.items() if k not in ("EVIDENCE_DB", "EVIDENCE_CONFIG")}
-    done = subprocess.run(
-        [str(EVIDENCE), *argv], capture_output=True, text=True, timeout=120, env=env
-    )
+    done = evidence(*_argv(args, place), drop=NO_PLACE, timeout=120, script=True)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2, done.stderr
-    assert "Traceback" not in done.stderr and len(lines) == 1, done.stderr
-    assert lines[0].startswith("evidence") and says in lines[0], lines[0]
+    assert len(lines) == 1 and lines[0].startswith("evidence") and says in lines[0], lines
 
 
 FIXTURES = Path(__file__).parent / "fixtures" / "db"
@@ -109,11 +137,14 @@ READERS = [
 ]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("fixture", ["schema1.duckdb", "schema6.duckdb"])
 @pytest.mark.parametrize("args", READERS, ids=[" ".join(a) for a in READERS])
 def test_a_database_of_an_earlier_release_is_one_line_for_every_reader(
-    args: list[str], fixture: str, tmp_path: Path
+    args: list[str],
+    fixture: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Every read command meets one check at its connection: one line naming the fix,
     exit 2, and the file untouched."""
@@ -128,13 +159,8 @@ def test_a_database_of_an_earlier_release_is_one_line_for_every_reader(
         "id: r\ntitle: R\nsources: [{id: p, url: 'http://127.0.0.1:9/p', role: primary}]\n",
     )
     argv = [a.format(root=tmp_path) for a in args] + ["--config", str(config), "--db", str(db)]
-    env = {k: v for k, v in os.environ.items() if k not in ("EVIDENCE_DB", "EVIDENCE_CONFIG")}
-    done = subprocess.run(
-        [str(EVIDENCE), *argv], capture_output=True, text=True, timeout=120, env=env
-    )
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode == 2, done.stderr
-    assert "Traceback" not in done.stderr and len(lines) == 1, done.stderr
+    code, lines = said(argv, capsys, monkeypatch)
+    assert code == 2 and len(lines) == 1, lines
     assert "earlier release" in lines[0] and "evidence refresh" in lines[0], lines[0]
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
 

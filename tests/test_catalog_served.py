@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+import support
 from servers import Page, WebServer
 from support import write_config
 
@@ -147,14 +147,8 @@ def test_a_missing_directory_of_db_is_an_error_not_made(
 
 
 def evidence(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "evidence_cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-        env={**os.environ, "EVIDENCE_NOW": NOW, "PYTHONPATH": str(Path.cwd())},
-    )
+    env = {"EVIDENCE_NOW": NOW, "PYTHONPATH": str(Path.cwd())}
+    return support.evidence(*args, env=env, cwd=cwd)
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import support
 from servers import Page, WebServer
 
 from warehouse.lock import refresh_lock
@@ -22,16 +23,7 @@ NOW = "2026-11-04T06:00:00+00:00"
 def evidence(
     *args: str, env: dict[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess:
-    import os
-
-    full_env = {**os.environ, "EVIDENCE_NOW": NOW, **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "evidence_cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=full_env,
-    )
+    return support.evidence(*args, env={"EVIDENCE_NOW": NOW, **(env or {})}, timeout=timeout)
 
 
 @pytest.fixture(scope="module")

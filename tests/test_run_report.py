@@ -7,14 +7,13 @@ figure inside a name ("A100") is not a figure."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+import support
 from servers import Page, WebServer
 from support import write_config
 
@@ -43,17 +42,8 @@ def home(
 
 
 def evidence(home: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PREFECT_HOME": str(home), "EVIDENCE_PREFECT_SERVER": "shared"}
-    env.pop("PREFECT_API_URL", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "evidence_cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
+    env = {"PREFECT_HOME": str(home), "EVIDENCE_PREFECT_SERVER": "shared"}
+    return support.evidence(*args, env=env, drop=("PREFECT_API_URL",))
 
 
 def catalog(root: Path, web: WebServer, failing: int, settings: str = "") -> Path:

@@ -9,12 +9,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 import pytest
+import support
 from servers import Page, WebServer
 from support import write_config
 
@@ -25,19 +25,11 @@ PAGE = "<html><main><p>Members get {n} GPU hours per month on A100 nodes.</p></m
 
 def evidence(home: Path, *args: str, idle: str = "120") -> subprocess.CompletedProcess:
     env = {
-        **os.environ,
         "PREFECT_HOME": str(home),
         "EVIDENCE_PREFECT_SERVER": "shared",
         "EVIDENCE_PREFECT_SERVER_IDLE": idle,
     }
-    env.pop("PREFECT_API_URL", None)
-    return subprocess.run(
-        [sys.executable, "-m", "evidence_cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    return support.evidence(*args, env=env, drop=("PREFECT_API_URL",))
 
 
 def state(home: Path) -> dict:
