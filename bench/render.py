@@ -44,8 +44,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from corpus import load_corpus
 from refresh import TreeRss
 
+from evidence_base.words import Render
 from extractors.encoding import decode_body
-from extractors.values import Outcome, Render
+from extractors.values import Outcome
 from flows.catalog import FetchSettings
 from flows.fetching import AddressGuard, FetchRequest, fetch_batch
 

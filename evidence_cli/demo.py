@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from evidence_base.errors import EvidenceError
 from evidence_cli import demo_site
 from evidence_cli.card import render_card
 from evidence_cli.diff import diff_report
@@ -27,7 +28,6 @@ from flows.catalog import load_catalog
 from flows.runtime import clock
 from warehouse import queries
 from warehouse.db import check_database_file, connect, session
-from warehouse.errors import EvidenceError
 from warehouse.lock import ensure_no_refresh, lock_path
 
 DEMO_DIR = Path(demo_site.__file__).resolve().parent

@@ -36,6 +36,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from evidence_base.errors import EvidenceError, WarehouseBusy
 from evidence_cli.diff import diff_report
 from evidence_cli.site import record_context, templates
 from extractors.values import Grade
@@ -43,7 +44,6 @@ from flows.catalog import load_catalog
 from flows.commands import pages
 from flows.runtime import clock, command_scope
 from warehouse.db import session, set_now
-from warehouse.errors import EvidenceError, WarehouseBusy
 
 MAX_FORM = 16 << 10  # a desk form is a few ids and a token
 READ_WAIT_S = 1.0  # a request waits this long for a refresh's write lock, then says so

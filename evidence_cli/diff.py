@@ -8,11 +8,11 @@ import sys
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
+from evidence_base.errors import EvidenceError, UnknownRecord, UnknownSource
 from extractors.printable import printable
 from extractors.textdiff import MAX_DIFF_TOKENS, Op, appeared_and_went, cut_for_diff, word_diff
 from warehouse import queries
 from warehouse.db import Connection
-from warehouse.errors import EvidenceError, UnknownRecord, UnknownSource
 
 CONTEXT = 80  # characters of unchanged text kept on each side of a change
 _COLOURS = {"-": "\033[31m", "+": "\033[32m"}

@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 import evidence_cli.commands  # noqa: F401  (registers every command)
+from evidence_base.errors import EvidenceError, first_line
+from evidence_base.meta import __version__
 from evidence_cli.registry import REGISTRY
 from extractors.printable import printable
-from flows.catalog import __version__
 from flows.runtime import mark_start
-from warehouse.errors import EvidenceError, first_line
 
 EXIT_USER_ERROR = 2
 

@@ -10,11 +10,11 @@ from datetime import date, datetime
 
 from markupsafe import Markup
 
+from evidence_base.words import Role
 from evidence_cli.card import value_history
 from evidence_cli.charts import step_chart_svg
 from evidence_cli.render import failing_note
 from extractors.conditions import Condition
-from extractors.values import Role
 from warehouse.card import Card, ClaimState, ParsedExtract, ShownValue, SourceCheck
 
 Day = Callable[[datetime | date | None], str | None]  # a date as the site writes it

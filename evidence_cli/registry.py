@@ -21,6 +21,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from evidence_base.errors import ConfigError, WarehouseMissing
 from flows.catalog import (
     Catalog,
     Settings,
@@ -31,7 +32,6 @@ from flows.catalog import (
 )
 from flows.runtime import clock
 from warehouse.db import Connection, session
-from warehouse.errors import ConfigError, WarehouseMissing
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,13 @@ from uuid import NAMESPACE_URL, uuid5
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from evidence_base.outputs import dir_in, file_in, output_dir, write_text
 from evidence_cli.record_page import claims_on_page, figures_on_page, sources_on_page
 from evidence_cli.render import evidence_said
 from extractors.values import Freshness, Grade
 from flows.commands import pages
 from warehouse import queries
 from warehouse.db import Connection
-from warehouse.outputs import dir_in, file_in, output_dir, write_text
 
 SITE_TITLE, day, natural = pages.SITE_TITLE, pages.day, pages.natural
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from extractors.values import CheckOutcome, Freshness, Grade, Role
+from evidence_base.words import Role
+from extractors.values import CheckOutcome, Freshness, Grade
 
 
 def grade_claim(checks: Iterable[tuple[str, str] | tuple[str, str, object, object]]) -> Grade:

@@ -1,10 +1,11 @@
-"""The domain's words, and the values the extractors produce: frozen, hashable, free of
+"""The values the extractors produce, and the words they make: frozen, hashable, free of
 I/O.
 
-Each word the warehouse stores or a person reads (a grade, a freshness, a role, a check's
-outcome, a fetch's, an alert's kind, why a source is due) is a StrEnum here: its members
-are the strings themselves, in SQL, in files and on screen. tests/test_vocabulary.py
-holds the SQL's literals to these values.
+Each word the warehouse stores or a person reads (a grade, a freshness, a check's
+outcome, a fetch's) is a StrEnum here: its members are the strings themselves, in SQL, in
+files and on screen. tests/test_vocabulary.py holds the SQL's literals to these values.
+The words no extractor makes (a role, how a page is loaded, an alert's kind, why a source
+is due) are in evidence_base/words.py, and re-exported here for one release.
 """
 
 from __future__ import annotations
@@ -13,6 +14,11 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
+
+from evidence_base.words import AlertKind as AlertKind
+from evidence_base.words import DueReason as DueReason
+from evidence_base.words import Render as Render
+from evidence_base.words import Role as Role
 
 
 class Status(StrEnum):
@@ -33,13 +39,6 @@ class CheckOutcome(StrEnum):
     CONFIRMED = "confirmed"
     CHANGED = "changed"
     ABSENT = "absent"
-
-
-class Role(StrEnum):
-    """What a source is to the record it backs."""
-
-    PRIMARY = "primary"  # the organisation's own page
-    THIRD_PARTY = "third-party"  # write-ups, news, aggregators
 
 
 class Grade(StrEnum):
@@ -69,32 +68,6 @@ class Freshness(StrEnum):
     UNCHECKED = "unchecked"  # never graded on a page
 
 
-class AlertKind(StrEnum):
-    """The kinds of alert message, in the order `evidence alerts --kind` offers them."""
-
-    UNREACHABLE = "unreachable"
-    RECOVERED = "recovered"
-    GRADE = "grade"
-    CHANGED = "changed"
-    CONDITION = "condition"
-    STALE = "stale"
-    REVIEW = "review"
-    DEAD = "dead"
-    FLOW_FAILED = "flow-failed"
-
-
-class DueReason(StrEnum):
-    """Why a `refresh --due` fetches a source (warehouse/sql/due_sources.sql): the words
-    a run counts by; the SQL adds the figures to some (`failing (3 in a row): ...`)."""
-
-    NEVER_FETCHED = "never fetched"
-    CLAIMS_CHANGED = "its claims changed"
-    FAILING = "failing"
-    GOING_STALE = "its record would go stale before the next run"
-    LIKELY_CHANGED = "likely changed"
-    LEARNING = "learning how often it changes"
-
-
 class Outcome(StrEnum):
     """A fetch attempt's outcome (docs/grading.md, "Fetch outcomes"): the fetchers decide most,
     the soft-failure rules (extractors/soft.py) decide soft_404 and blocked."""
@@ -117,13 +90,6 @@ class Outcome(StrEnum):
     @property
     def success(self) -> bool:
         return self in (Outcome.OK, Outcome.NOT_MODIFIED)
-
-
-class Render(StrEnum):
-    """How a page is loaded: its body as fetched, or the document a browser rendered."""
-
-    HTTP = "http"
-    BROWSER = "browser"
 
 
 class Via(StrEnum):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from prefect.futures import PrefectFuture
 
-from extractors.values import Render
+from evidence_base.words import Render
 from extractors.version import EXTRACTOR_VERSION
 from flows.catalog import FetchSettings
 from flows.checks import check_claims

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from extractors.values import Render
+from evidence_base.words import Render
 from flows.catalog import Catalog, Record, file_digest
 from flows.fetching import FetchRequest
 from warehouse.keeping import RecordFile, ReviewDate

@@ -20,6 +20,7 @@ from prefect.runtime import flow_run as current_run
 from prefect.states import Cancelled
 from prefect.task_runners import ThreadPoolTaskRunner
 
+from evidence_base.errors import RefreshRunning
 from flows.alerting import (
     RunReport,
     claim_moves,
@@ -46,7 +47,6 @@ from flows.tasks import Extraction, capture_pages, check_and_grade, send_alerts
 from warehouse import alerts, keeping, queries, store
 from warehouse.alerts import EvidenceState, evidence_state
 from warehouse.db import session
-from warehouse.errors import RefreshRunning
 from warehouse.lock import refresh_lock
 
 P = ParamSpec("P")

@@ -14,6 +14,7 @@ from prefect import task
 from prefect.cache_policies import NONE
 from prefect.futures import PrefectFuture
 
+from evidence_base.errors import first_line
 from extractors.values import Outcome
 from flows.alerting import raise_and_deliver
 from flows.catalog import AlertSettings, ArchiveSettings, FetchSettings
@@ -32,7 +33,6 @@ from flows.runtime import Sealed, clock, progress
 from warehouse import pages, store
 from warehouse.alerts import EvidenceState
 from warehouse.db import session
-from warehouse.errors import first_line
 
 
 @task(

@@ -225,8 +225,8 @@ def _test_server_env(home: Path) -> Iterator[None]:
 
 def _wait_answers(server: TemporaryServer, name: str) -> str | None:
     """Until a started TemporaryServer answers; what went wrong, if it did not."""
+    from evidence_base.errors import EvidenceError
     from flows.runtime.processes import wait_healthy
-    from warehouse.errors import EvidenceError
 
     try:
         wait_healthy(server.api_url, 180, server._exited, name, lambda: f": {server._tail()}")

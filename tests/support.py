@@ -85,7 +85,7 @@ def refresh_at(config: Path, db: Path, when: datetime, monkeypatch: object) -> l
 
 
 def wait_paused(pause: Path, name: str, proc: object = None, timeout: float = 120) -> int:
-    """Until a process stops at pause point `name` (warehouse/pause.py); its pid. With
+    """Until a process stops at pause point `name` (evidence_base/pause.py); its pid. With
     `proc` (a Popen), fail at once should it end first."""
     import time
 

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from store_support import T0, Warehouse
 
+from evidence_base.words import Role
 from extractors.conditions import Condition, Expect
-from extractors.values import CheckOutcome, Freshness, Grade, Role
+from extractors.values import CheckOutcome, Freshness, Grade
 from flows.checks import check_claims
 from warehouse import card, queries, store
 from warehouse.db import rows_as, sql_file

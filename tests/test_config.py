@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from evidence_base.errors import ConfigError
 from flows.catalog import load_catalog, parse_duration
-from warehouse.errors import ConfigError
 
 GOOD = """\
 id: icml-2026-repro-credits

@@ -282,9 +282,9 @@ def test_an_unreachable_scheduler_stops_the_refresh_before_it_writes(tmp_path: P
 def test_without_prefect_dask_the_setting_says_how_to_install_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from evidence_base.errors import ConfigError
     from flows.catalog import Settings
     from flows.reading import check_scheduler
-    from warehouse.errors import ConfigError
 
     monkeypatch.setitem(sys.modules, "prefect_dask", None)  # as if not installed
     with pytest.raises(ConfigError, match=r"pip install 'evidence-pipeline\[dask\]'"):

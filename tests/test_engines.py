@@ -16,7 +16,8 @@ from engines import devtools_chromium, marked_browsers, playwright_server
 from servers import Page, WebServer, send
 from support import require_browser, write_config
 
-from extractors.values import Outcome, Render
+from evidence_base.words import Render
+from extractors.values import Outcome
 from flows.catalog import FetchSettings
 from flows.fetching import AddressGuard, FetchRequest, check_engines, fetch_batch
 from flows.fetching.engines import LAUNCH_TIMEOUT_S

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from warehouse.errors import first_line
+from evidence_base.errors import first_line
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,16 +34,16 @@ HAND_WRITTEN = re.compile(r"splitlines\(\)\[0\]|splitlines\(\) or \[|split\(\"\\
 
 
 def test_no_module_writes_its_own_first_line() -> None:
-    for layer in ("flows", "evidence_cli", "warehouse"):
+    for layer in ("flows", "evidence_cli", "warehouse", "evidence_base"):
         for path in (ROOT / layer).rglob("*.py"):
-            if path == ROOT / "warehouse" / "errors.py":
+            if path == ROOT / "evidence_base" / "errors.py":
                 continue
             source = path.read_text(encoding="utf-8")
             assert not HAND_WRITTEN.search(source), f"{path.relative_to(ROOT)}: use first_line"
 
 
 def test_an_unknown_id_carries_what_was_asked_and_what_was_there() -> None:
-    from warehouse.errors import UnknownClaim, UnknownRecord
+    from evidence_base.errors import UnknownClaim, UnknownRecord
 
     error = UnknownRecord("nope", ["b", "a", "a"], "the database")
     assert (error.given, error.known, error.where, error.owner) == (

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from store_support import T0, Warehouse
 
+from evidence_base.words import Role
 from evidence_cli.card import render_card
 from evidence_cli.render import evidence_said
 from evidence_cli.site import write_site
-from extractors.values import CheckOutcome, Grade, Role
+from extractors.values import CheckOutcome, Grade
 from warehouse import queries
 from warehouse.card import ClaimState, SourceCheck
 

@@ -22,13 +22,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("evidence_cli", "flows", "extractors", "warehouse")  # the demo's data: in the first
+# the demo's data: in the first
+PACKAGES = ("evidence_cli", "evidence_base", "flows", "extractors", "warehouse")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
 PIP = [sys.executable, "-m", "pip", "--quiet", "--disable-pip-version-check"]
 
 
 def source_modules() -> list[str]:
-    """Every module of the four layers, by its dotted name (`__main__`s are not imported:
+    """Every module of the five layers, by its dotted name (`__main__`s are not imported:
     they run the command)."""
     names = []
     for package in PACKAGES:
@@ -41,7 +42,7 @@ def source_modules() -> list[str]:
 
 
 def source_data() -> set[str]:
-    """Every file of the four layers that is not Python: migrations, SQL, phrase lists,
+    """Every file of the five layers that is not Python: migrations, SQL, phrase lists,
     templates."""
     return {
         str(path.relative_to(ROOT))
@@ -140,6 +141,6 @@ def test_the_wheel_installs_no_generic_top_level_package(wheel: Path) -> None:
     or `demo` to collide with other code in the same environment."""
     with zipfile.ZipFile(wheel) as z:
         tops = {n.split("/")[0] for n in z.namelist() if not n.split("/")[0].endswith(".dist-info")}
-    assert tops == {"evidence_cli", "flows", "extractors", "warehouse"}, tops
+    assert tops == {"evidence_base", "evidence_cli", "flows", "extractors", "warehouse"}, tops
     with zipfile.ZipFile(wheel) as z:
         assert any(n.startswith("evidence_cli/demo_site/pages/") for n in z.namelist())

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
+from evidence_base.errors import EvidenceError
 from flows.runtime.prefect_server import TemporaryServer
 from flows.runtime.processes import healthy
-from warehouse.errors import EvidenceError
 
 # tests of the server code itself: the commands here start servers of their own
 pytestmark = [pytest.mark.slow, pytest.mark.own_prefect]

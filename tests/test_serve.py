@@ -16,8 +16,8 @@ import pytest
 from servers import Page, WebServer
 from support import read_until, wait_for_line
 
+from evidence_base.errors import WarehouseError
 from warehouse.db import connect
-from warehouse.errors import WarehouseError
 
 if TYPE_CHECKING:
     from conftest import SessionPrefect

@@ -1,6 +1,7 @@
-"""The domain's words are written once, as the enums of extractors/values.py: the SQL
-that stores and compares them uses exactly their values, so that a grade, a freshness, a
-role, a check's outcome or a due reason added on one side only fails here."""
+"""The domain's words are written once, as the enums of extractors/values.py and
+evidence_base/words.py: the SQL that stores and compares them uses exactly their values,
+so that a grade, a freshness, a role, a check's outcome or a due reason added on one side
+only fails here."""
 
 from __future__ import annotations
 
@@ -10,16 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from evidence_base.words import AlertKind, DueReason, Role
 from extractors.grading import grade_record, urgency
-from extractors.values import (
-    AlertKind,
-    CheckOutcome,
-    DueReason,
-    Freshness,
-    Grade,
-    Outcome,
-    Role,
-)
+from extractors.values import CheckOutcome, Freshness, Grade, Outcome
 
 WAREHOUSE = Path(__file__).resolve().parent.parent / "warehouse"
 SQL = sorted((WAREHOUSE / "sql").glob("*.sql"))

@@ -9,7 +9,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from extractors.values import CheckOutcome, DueReason, Grade
+from evidence_base.words import DueReason
+from extractors.values import CheckOutcome, Grade
 from warehouse.db import connect, field_values, insert_rows, rows_as, rows_from
 
 

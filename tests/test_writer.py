@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from evidence_base.errors import EvidenceError
 from extractors.candidates import Candidate
 from flows.catalog import RecordFile, diff_text, write_atomically
 from flows.commands.suggest import _claim_lines
-from warehouse.errors import EvidenceError
 
 BLOCK = textwrap.dedent(
     """\

@@ -9,7 +9,8 @@ from typing import NamedTuple
 
 import duckdb
 
-from extractors.values import AlertKind, CheckOutcome, Freshness, Grade
+from evidence_base.words import AlertKind
+from extractors.values import CheckOutcome, Freshness, Grade
 from warehouse.db import (
     columns_of,
     field_values,

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from evidence_base.words import Role
 from extractors.conditions import Condition
-from extractors.values import CheckOutcome, Freshness, Grade, Role
+from extractors.values import CheckOutcome, Freshness, Grade
 
 
 @dataclass(frozen=True, slots=True)

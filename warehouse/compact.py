@@ -14,8 +14,8 @@ from pathlib import Path
 
 import duckdb
 
+from evidence_base.errors import WarehouseError
 from warehouse.db import connect, transaction
-from warehouse.errors import WarehouseError
 
 
 def drop_fetches(con: duckdb.DuckDBPyConnection, before: datetime) -> int:

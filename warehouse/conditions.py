@@ -6,9 +6,10 @@ from collections import defaultdict
 
 import duckdb
 
+from evidence_base.words import Role
 from extractors.claim_values import quote_value
 from extractors.conditions import Expect, SourceValue, evaluate_condition
-from extractors.values import Role, Status
+from extractors.values import Status
 from warehouse.db import insert_rows
 
 # Each primary source's current value of every claim with a condition, with the value the

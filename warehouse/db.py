@@ -26,7 +26,7 @@ import duckdb
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-from warehouse.errors import WarehouseBusy, WarehouseError, WarehouseMissing, first_line
+from evidence_base.errors import WarehouseBusy, WarehouseError, WarehouseMissing, first_line
 
 READ_WAIT_S = 5.0  # how long a reader waits for a writer's lock before giving up
 # DuckDB's checkpoint merges small row groups (vacuum), rewriting every compressed body

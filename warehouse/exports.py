@@ -11,10 +11,10 @@ from typing import Any
 
 import duckdb
 
+from evidence_base.errors import WarehouseError, first_line
+from evidence_base.outputs import file_in, replacing
 from warehouse.bodies import decompress
 from warehouse.db import stable_views
-from warehouse.errors import WarehouseError, first_line
-from warehouse.outputs import file_in, replacing
 
 FORMATS = {
     # format: (COPY options, file suffix, media type)

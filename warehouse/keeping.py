@@ -9,10 +9,11 @@ from datetime import date, datetime
 
 import duckdb
 
+from evidence_base.words import Role
 from extractors.grading import urgency
 from extractors.moves import moved_figures
 from extractors.statuses import extract_statuses
-from extractors.values import CheckOutcome, Role
+from extractors.values import CheckOutcome
 from warehouse.db import field_values, insert_rows, rows_as, sql_file, transaction
 
 # Outcomes of a source that a fix to its URL settles, rather than another try.

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from warehouse.errors import OutputRefused, RefreshRunning
+from evidence_base.errors import OutputRefused, RefreshRunning
 
 # Locks this process holds, by lock file: taking one again is a no-op, so that the CLI can
 # hold the lock from before Prefect starts while the flow it runs takes it as well.

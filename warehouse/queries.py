@@ -9,8 +9,10 @@ from typing import Any
 
 import duckdb
 
+from evidence_base.errors import QueryError, first_line
+from evidence_base.words import AlertKind, DueReason
 from extractors.grading import urgency
-from extractors.values import AlertKind, DueReason, Freshness, Grade
+from extractors.values import Freshness, Grade
 from warehouse.card import (
     Card,
     CardRecord,
@@ -22,7 +24,6 @@ from warehouse.card import (
     SourceOrigin,
 )
 from warehouse.db import rows_as, sql_file
-from warehouse.errors import QueryError, first_line
 
 Result = tuple[list[str], list[tuple[Any, ...]]]
 

@@ -8,16 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from extractors.values import (
-    CheckOutcome,
-    Outcome,
-    QuotedNumber,
-    Render,
-    Role,
-    StatusMention,
-    Via,
-    reading_hash,
-)
+from evidence_base.words import Render, Role
+from extractors.values import CheckOutcome, Outcome, QuotedNumber, StatusMention, Via, reading_hash
 
 
 @dataclass(frozen=True, slots=True)

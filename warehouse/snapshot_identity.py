@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from extractors.values import Outcome, Render, Via
+from evidence_base.words import Render
+from extractors.values import Outcome, Via
 from warehouse.rows import FetchRow, SourceState
 
 Key = tuple[str, str]  # (record_id, source_id)

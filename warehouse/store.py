@@ -9,11 +9,11 @@ from datetime import datetime
 
 import duckdb
 
+from evidence_base.pause import pause_point
 from extractors.values import Outcome, Via
 from warehouse import pages
 from warehouse.conditions import grade_conditions
 from warehouse.db import field_values, insert_rows, rows_as, sql_file, transaction
-from warehouse.pause import pause_point
 from warehouse.rows import (
     CheckRow,
     ClaimRow,

@@ -7,10 +7,10 @@ import os
 import sys
 from pathlib import Path
 
+from evidence_base.errors import EvidenceError, UnknownRecord, WarehouseMissing
+from evidence_base.words import Render, Role
 from evidence_cli.registry import Run, arg, command, formats, settings_leniently
-from extractors.values import Render, Role
 from flows.catalog import config_dir_from, resolve_db
-from warehouse.errors import EvidenceError, UnknownRecord, WarehouseMissing
 
 
 @command(

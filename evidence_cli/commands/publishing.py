@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from evidence_base.errors import EvidenceError, UnknownRecord
 from evidence_cli.registry import Run, arg, command, date_arg
 from flows.runtime import clock
 from warehouse import queries
-from warehouse.errors import EvidenceError, UnknownRecord
 
 
 @command(

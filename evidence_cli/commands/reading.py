@@ -6,13 +6,13 @@ import argparse
 import sys
 from datetime import UTC, time
 
+from evidence_base.errors import EvidenceError, UnknownRecord
+from evidence_base.words import AlertKind
 from evidence_cli.registry import Run, arg, command, date_arg, day_arg, formats
 from evidence_cli.render import TerminalSafe, formatted, table
-from extractors.values import AlertKind
 from flows.runtime import clock
 from warehouse import queries
 from warehouse.db import session
-from warehouse.errors import EvidenceError, UnknownRecord
 
 SQL_LIMIT = 10_000  # rows `evidence sql` prints unless told otherwise
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
+from evidence_base.errors import EvidenceError
 from evidence_cli.registry import Run, arg, command
 from warehouse.db import check_database_file
-from warehouse.errors import EvidenceError
 from warehouse.lock import ensure_no_refresh
 
 VERBOSE = arg("--verbose", action="store_true", help="show Prefect's own logs")

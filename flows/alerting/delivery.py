@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from extractors.values import AlertKind
+from evidence_base.errors import EvidenceError, first_line
+from evidence_base.words import AlertKind
 from flows.alerting.courier import Courier
 from flows.alerting.messages import changed_snapshots, evidence_messages, review_by_messages
 from flows.alerting.rules import dead_alerts, source_alerts
@@ -24,7 +25,6 @@ from flows.runtime import clock, progress
 from warehouse import alerts, keeping
 from warehouse.alerts import EvidenceState, Message
 from warehouse.db import session, transaction
-from warehouse.errors import EvidenceError, first_line
 from warehouse.lock import refresh_lock
 
 

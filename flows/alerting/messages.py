@@ -8,8 +8,9 @@ from collections import defaultdict
 from collections.abc import Mapping
 from datetime import datetime
 
+from evidence_base.words import AlertKind
 from extractors.sentences import sentence_around
-from extractors.values import AlertKind, CheckOutcome, Freshness, Grade
+from extractors.values import CheckOutcome, Freshness, Grade
 from flows.alerting.moves import (
     UNCHECKED,
     changed_figures,

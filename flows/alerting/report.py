@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from evidence_base.errors import first_line
 from flows.alerting.moves import ClaimMove, ConditionMove, RecordMove, ValueMove
-from warehouse.errors import first_line
 from warehouse.queries import HeldPage, RecordSummary, RunFailure
 
 MAX_FAILED = 10  # failed sources named; `evidence sources --failing` lists every one

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from extractors.values import AlertKind
+from evidence_base.words import AlertKind
 from warehouse import alerts
 from warehouse.alerts import Message, SourceHealth
 from warehouse.db import Connection

@@ -1,6 +1,8 @@
 """The catalog: settings and records as the user wrote them, validated before anything
 is fetched, every mistake one line naming the file, the line and the fix."""
 
+from evidence_base.errors import did_you_mean
+from evidence_base.meta import DEFAULT_USER_AGENT, __version__
 from flows.catalog.loading import (
     CheckedCatalog,
     catalog_with,
@@ -10,9 +12,7 @@ from flows.catalog.loading import (
     load_settings,
     resolve_db,
 )
-from flows.catalog.messages import did_you_mean
 from flows.catalog.models import (
-    DEFAULT_USER_AGENT,
     AlertSettings,
     ArchiveSettings,
     Catalog,
@@ -22,7 +22,6 @@ from flows.catalog.models import (
     RecordConfig,
     Settings,
     SourceConfig,
-    __version__,
     check_url,
     license_url,
     parse_duration,

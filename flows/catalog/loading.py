@@ -17,11 +17,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from extractors.values import Render
+from evidence_base.errors import ConfigError
+from evidence_base.words import Render
 from flows.catalog.messages import config_errors, did_you_mean
 from flows.catalog.models import Catalog, Record, RecordConfig, Settings, source_slug
 from flows.catalog.yaml_lines import Lines, load_yaml, read_config_file
-from warehouse.errors import ConfigError
 
 
 def config_dir_from(flag: str | None) -> Path:

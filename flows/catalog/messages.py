@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from evidence_base.errors import ConfigError, did_you_mean
 from extractors.values import Status
 from flows.catalog.yaml_lines import Lines
-from warehouse.errors import ConfigError, did_you_mean
 
 
 def config_error(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from importlib import metadata
 from itertools import pairwise
 from pathlib import Path
 from typing import Annotated, Literal
@@ -17,19 +16,13 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
+from evidence_base.errors import ConfigError
+from evidence_base.meta import DEFAULT_USER_AGENT
+from evidence_base.words import Render, Role
 from extractors.conditions import Amount, Condition, Expect
-from extractors.values import Render, Role, Status
+from extractors.values import Status
 from flows.catalog.messages import did_you_mean
-from warehouse.errors import ConfigError
 
-try:
-    __version__ = metadata.version("evidence-pipeline")  # pyproject.toml's, once
-except metadata.PackageNotFoundError:  # a source tree never installed
-    __version__ = "0+unknown"
-
-DEFAULT_USER_AGENT = (
-    f"evidence-pipeline/{__version__} (+https://github.com/evidence-pipeline/evidence-pipeline)"
-)
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # whole ids only: fullmatch, never `$`
 _DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*")
 MAX_DURATION = timedelta(days=36_525)  # a century: longer is a typo, and overflows dates

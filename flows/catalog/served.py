@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evidence_base.errors import EvidenceError
 from flows.catalog.models import Catalog
-from warehouse.errors import EvidenceError
 
 MAX_NAMED = 10  # records named in the one line of a catalog that lacks them
 

@@ -27,8 +27,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from evidence_base.errors import EvidenceError, UnknownRecord
 from flows.catalog.yaml_lines import load_yaml
-from warehouse.errors import EvidenceError, UnknownRecord
 
 _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
 # The comment `evidence suggest` writes beside a claim's id: the kind of figure (or

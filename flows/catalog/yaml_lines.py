@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from warehouse.errors import ConfigError, first_line
+from evidence_base.errors import ConfigError, first_line
 
 MAX_YAML_NODES = 100_000
 MAX_YAML_BYTES = 4_000_000  # a config file past this is data, not a catalog someone writes

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evidence_base.errors import EvidenceError, UnknownRecord, UnknownSource
 from flows.runtime import clock
 from warehouse import queries, store
 from warehouse.db import session
-from warehouse.errors import EvidenceError, UnknownRecord, UnknownSource
 
 
 def accept_held(db: Path, record_id: str, source_id: str) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evidence_base.errors import ConfigError
 from extractors.values import CheckOutcome
 from flows.catalog import check_catalog
 from flows.commands.offline import (
@@ -22,7 +23,6 @@ from flows.commands.offline import (
     SourceOutcome,
     grade_records,
 )
-from warehouse.errors import ConfigError
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from flows.catalog import __version__
+from evidence_base.meta import __version__
+from evidence_base.outputs import file_in, output_dir, output_file, replacing, write_text
 from warehouse import exports
 from warehouse.exports import KeptPage
-from warehouse.outputs import file_in, output_dir, output_file, replacing, write_text
 
 WARC_1_1 = "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"
 _REASONS = {200: "OK", 203: "Non-Authoritative Information", 304: "Not Modified"}

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from evidence_base.errors import WarehouseMissing
 from flows.runtime import clock, progress
 from warehouse import compact, pages
 from warehouse.db import session
-from warehouse.errors import WarehouseMissing
 from warehouse.lock import refresh_lock
 
 

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from evidence_base.words import Role
 from extractors.claim_values import ClaimValue, check_status_claim, claim_value, quote_value
 from extractors.claims import match_claim, normalize_text
 from extractors.conditions import ConditionResult, SourceValue, evaluate_condition
 from extractors.grading import grade_claim, grade_record
-from extractors.values import CheckOutcome, ClaimCheck, Grade, Role, Status
+from extractors.values import CheckOutcome, ClaimCheck, Grade, Status
 from flows.catalog import Catalog, ClaimConfig, Record, SourceConfig
 from flows.runtime import clock
 from warehouse.db import session

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
+from evidence_base.errors import UnknownRecord
 from extractors.grading import urgency
 from extractors.values import Freshness, Grade
 from flows.catalog import license_url
@@ -18,7 +19,6 @@ from flows.commands.review import review_items
 from warehouse import queries
 from warehouse.card import Card, SourceHealthRow
 from warehouse.db import Connection
-from warehouse.errors import UnknownRecord
 from warehouse.keeping import QueueItem
 
 SITE_TITLE = "Evidence catalog"

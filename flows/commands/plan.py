@@ -14,6 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from evidence_base.errors import ConfigError, EvidenceError
 from extractors.values import CheckOutcome, Grade
 from flows.catalog import Record, check_catalog
 from flows.commands.offline import (
@@ -23,7 +24,6 @@ from flows.commands.offline import (
     RecordResult,
     grade_records,
 )
-from warehouse.errors import ConfigError, EvidenceError
 
 CLAIM_KEYS = ("quote", "status", "sources", "figure", "expect")
 RECORD_KEYS = ("title", "freshness_window", "fields", "sources")

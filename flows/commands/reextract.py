@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evidence_base.errors import WarehouseMissing
 from extractors.version import EXTRACTOR_VERSION
 from flows.checks import check_claims
 from flows.reading import ExtractJob, extract_jobs
 from flows.runtime import clock, progress
 from warehouse import bodies, pages, store
 from warehouse.db import session
-from warehouse.errors import WarehouseMissing
 from warehouse.lock import refresh_lock
 
 PAGES_PER_ROUND = 200

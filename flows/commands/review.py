@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import date, datetime
 from pathlib import Path
 
+from evidence_base.errors import EvidenceError
 from flows.catalog import file_digest, load_yaml
 from warehouse import keeping
 from warehouse.db import Connection
-from warehouse.errors import EvidenceError
 from warehouse.keeping import QueueItem
 
 

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from evidence_base.errors import EvidenceError
 from flows.catalog import check_served, load_catalog
 from flows.runtime import (
     configure_prefect,
@@ -24,7 +25,6 @@ from flows.runtime import (
     stop_on_interrupt,
 )
 from warehouse.db import check_database_file
-from warehouse.errors import EvidenceError
 from warehouse.lock import refresh_lock
 
 if TYPE_CHECKING:  # (imported by the flow, once the server is on its way)

@@ -6,11 +6,12 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from evidence_base.errors import ConfigError, EvidenceError
+from evidence_base.words import Render, Role
 from extractors.candidates import candidates
 from extractors.encoding import decode_body
 from extractors.page import extract_page
 from extractors.printable import printable
-from extractors.values import Render, Role
 from flows.catalog import (
     FetchSettings,
     Record,
@@ -23,7 +24,6 @@ from flows.catalog import (
 )
 from flows.fetching import FetchRequest, fetch_batch, last_live
 from flows.runtime import clock
-from warehouse.errors import ConfigError, EvidenceError
 
 
 def suggest(

@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from evidence_base.errors import EvidenceError, UnknownClaim, UnknownRecord, WarehouseMissing
+from evidence_base.words import Role
 from extractors.statuses import extract_statuses
-from extractors.values import CheckOutcome, Role
+from extractors.values import CheckOutcome
 from flows.catalog import (
     Catalog,
     RecordFile,
@@ -22,7 +24,6 @@ from flows.planning import catalog_rows, keeping_rows
 from flows.runtime import clock
 from warehouse import keeping, store
 from warehouse.db import session
-from warehouse.errors import EvidenceError, UnknownClaim, UnknownRecord, WarehouseMissing
 from warehouse.keeping import CurrentCheck
 from warehouse.lock import refresh_lock
 

@@ -12,8 +12,9 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
+from evidence_base.words import Render
 from extractors.encoding import decode_body
-from extractors.values import Outcome, Render, Via
+from extractors.values import Outcome, Via
 
 
 @dataclass(frozen=True, slots=True)

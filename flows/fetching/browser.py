@@ -39,8 +39,11 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from evidence_base.errors import first_line
+from evidence_base.pause import pause_point
+from evidence_base.words import Render
 from extractors.soft import classify_response, is_placeholder
-from extractors.values import Outcome, Render
+from extractors.values import Outcome
 from flows.fetching.attempts import Answer, FetchFailed, FetchRequest
 from flows.fetching.bodies import ACCEPT_ENCODING, read_body
 from flows.fetching.engines import (
@@ -56,8 +59,6 @@ from flows.fetching.http import NOT_HTTP_ERRORS, failed, send, tls_context
 from flows.fetching.redirects import WEB_SCHEMES, Redirects
 from flows.fetching.renderers import RENDERER_MAX_MB, MemoryWatch
 from flows.runtime import progress
-from warehouse.errors import first_line
-from warehouse.pause import pause_point
 
 if TYPE_CHECKING:
     from playwright.async_api import (

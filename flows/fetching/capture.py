@@ -19,6 +19,8 @@ from pathlib import Path
 
 import httpx
 
+from evidence_base.errors import first_line
+from evidence_base.pause import pause_point
 from flows.catalog import ArchiveSettings, FetchSettings
 from flows.fetching.attempts import FetchFailed
 from flows.fetching.bodies import ACCEPT_ENCODING, read_body
@@ -26,8 +28,6 @@ from flows.fetching.http import send
 from flows.runtime import progress
 from warehouse import archive
 from warehouse.db import Connection, session
-from warehouse.errors import first_line
-from warehouse.pause import pause_point
 
 TIMEOUT_S = 15.0  # per request to the archive, its whole answer included
 ANSWER_MAX_BYTES = 1_000_000  # an answer is a few hundred bytes of JSON

@@ -25,7 +25,8 @@ from urllib.parse import urlsplit
 import httpx
 from protego import Protego
 
-from extractors.values import Outcome, Render, Via
+from evidence_base.words import Render
+from extractors.values import Outcome, Via
 from flows.catalog import url_problem
 from flows.fetching.attempts import Answer, Attempt, FetchFailed, FetchRequest
 from flows.fetching.bodies import ACCEPT_ENCODING, decoded_pieces, read_body

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
+from evidence_base.errors import first_line
 from extractors.encoding import decode_body
 from extractors.soft import classify_response
 from extractors.values import Outcome
@@ -27,7 +28,6 @@ from flows.fetching.attempts import Answer, FetchFailed, FetchRequest
 from flows.fetching.bodies import ACCEPT_ENCODING, read_body
 from flows.fetching.guard import AddressGuard
 from flows.fetching.redirects import REDIRECT_STATUSES, Redirects
-from warehouse.errors import first_line
 
 if TYPE_CHECKING:
     from flows.catalog import FetchSettings

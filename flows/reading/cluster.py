@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evidence_base.errors import ConfigError, EvidenceError, first_line
 from flows.runtime import progress
-from warehouse.errors import ConfigError, EvidenceError, first_line
 
 if TYPE_CHECKING:
     from flows.catalog import Settings

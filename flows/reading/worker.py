@@ -16,10 +16,10 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
+from evidence_base.pause import pause_point
 from extractors.values import ClaimCheck, reading_hash
 from extractors.version import EXTRACTOR_VERSION
 from warehouse import bodies
-from warehouse.pause import pause_point
 from warehouse.rows import PageRow
 
 # trafilatura logs every page it cannot read as an ERROR; the fallback reads those pages.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 
-from warehouse.errors import EvidenceError
+from evidence_base.errors import EvidenceError
 
 
 def now() -> datetime:

@@ -22,9 +22,9 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from evidence_base.errors import EvidenceError
 from flows.runtime import shared_server
 from flows.runtime.processes import die_with_parent, free_port, stop_child, wait_healthy
-from warehouse.errors import EvidenceError
 
 # Set before Prefect is imported, never over the user's own settings.
 PREFECT_DEFAULTS = {

@@ -13,7 +13,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 
-from warehouse.errors import EvidenceError
+from evidence_base.errors import EvidenceError
 
 _PR_SET_PDEATHSIG = 1
 

@@ -1,6 +1,6 @@
 """Killed while it sends captures to the archive, a refresh loses none and sends none
 twice: the capture answered is kept as sent, the rest stay queued and go on the next run
-(a pause point between two captures, warehouse/pause.py)."""
+(a pause point between two captures, evidence_base/pause.py)."""
 
 from __future__ import annotations
 

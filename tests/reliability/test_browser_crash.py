@@ -1,7 +1,7 @@
 """A browser that crashes under a refresh costs only the page in flight.
 
 The refresh renders four JavaScript-built pages one at a time and stops at a pause point
-(warehouse/pause.py) while the first of them renders: its script has asked for its text
+(evidence_base/pause.py) while the first of them renders: its script has asked for its text
 and waits. There the test kills Chromium with SIGKILL (the whole browser, or only the
 renderer processes), lets the refresh go on, and reads what it stored.
 """

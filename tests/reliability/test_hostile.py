@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from servers import Page, WebServer
 
+from evidence_base.errors import ConfigError
 from extractors.page import extract_page
 from extractors.values import Outcome
 from flows.catalog import FetchSettings, load_catalog
 from flows.fetching import FetchRequest, fetch_batch
 from flows.fetching.guard import redirect_allowed
-from warehouse.errors import ConfigError
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 LIMITS = FetchSettings(timeout_s=5, retries=0, user_agent="t", max_bytes=5_000_000)

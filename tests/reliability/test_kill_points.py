@@ -1,6 +1,6 @@
 """Killed at a moment the test can name, a refresh keeps the last complete state.
 
-The refresh stops at a pause point (warehouse/pause.py: inert unless EVIDENCE_PAUSE_DIR
+The refresh stops at a pause point (evidence_base/pause.py: inert unless EVIDENCE_PAUSE_DIR
 arms it) inside the extraction of a page (a pool worker), inside a batch's write
 transaction, or inside the grading transaction (where the claims' values over time are
 written, and at its end), and is killed there with SIGKILL. What

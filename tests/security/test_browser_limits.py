@@ -14,7 +14,8 @@ import pytest
 from servers import Page, WebServer
 from support import require_browser
 
-from extractors.values import Outcome, Render
+from evidence_base.words import Render
+from extractors.values import Outcome
 from flows.catalog import FetchSettings
 from flows.fetching import FetchRequest, fetch_batch
 from security.peaks import run_probe
@@ -104,7 +105,7 @@ def test_a_gzip_page_reaches_the_browser_decoded(web: WebServer) -> None:
 PROBE = """
 import sys
 from datetime import UTC, datetime
-from extractors.values import Render
+from evidence_base.words import Render
 from flows.catalog import FetchSettings
 from flows.fetching import FetchRequest, fetch_batch
 limits = FetchSettings(timeout_s=30, retries=0, user_agent="t", browser_concurrency=1)

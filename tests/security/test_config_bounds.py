@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from evidence_base.errors import ConfigError
 from evidence_cli.main import main
 from flows.catalog import load_catalog
 from flows.catalog.yaml_lines import MAX_YAML_BYTES, MAX_YAML_NODES
-from warehouse.errors import ConfigError
 
 RECORD = (
     "id: {id}\ntitle: T\n"

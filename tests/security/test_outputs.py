@@ -163,7 +163,7 @@ def test_site_with_a_records_folder_leading_out_is_refused(
 
 
 def test_the_lock_never_follows_a_planted_symlink(tmp_path: Path) -> None:
-    from warehouse.errors import OutputRefused
+    from evidence_base.errors import OutputRefused
 
     victim = tmp_path / "victim"
     victim.write_text("keep me")
@@ -174,7 +174,7 @@ def test_the_lock_never_follows_a_planted_symlink(tmp_path: Path) -> None:
 
 
 def test_the_lock_never_truncates_a_hard_linked_file(tmp_path: Path) -> None:
-    from warehouse.errors import OutputRefused
+    from evidence_base.errors import OutputRefused
 
     victim = tmp_path / "victim"
     victim.write_text("keep me")

@@ -13,7 +13,8 @@ import pytest
 from servers import Page, WebServer
 from support import require_browser
 
-from extractors.values import Outcome, Render
+from evidence_base.words import Render
+from extractors.values import Outcome
 from flows.catalog import FetchSettings
 from flows.fetching import AddressGuard, FetchRequest, fetch_batch
 
