@@ -20,7 +20,7 @@ from evidence_base.errors import EvidenceError
 from evidence_cli import demo_site
 from evidence_cli.card import render_card
 from evidence_cli.diff import diff_report
-from evidence_cli.render import table
+from evidence_cli.render import formatted_rows
 from evidence_cli.report import report_text
 from evidence_cli.sample_server import SampleSite
 from evidence_cli.site import write_site
@@ -93,7 +93,7 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         print(f"\n== evidence diff {CHANGED[0]} {CHANGED[1]} ==")
         print(diff_report(con, CHANGED[0], CHANGED[1], None, None))
         print("\n== evidence status ==")
-        print(table(*queries.status(con)))
+        print(formatted_rows("table", queries.StatusRow, queries.status(con), max_width=60))
         print(f"\n== evidence show {CARD_RECORD} ==")
         data = queries.card(con, CARD_RECORD)
         if data is None:

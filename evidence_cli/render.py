@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import re
@@ -163,6 +164,17 @@ def formatted(
         text = as_csv(columns, rows)
         return printable(text) if sys.stdout.isatty() else text  # exact when piped
     return table(columns, rows, max_width=max_width)
+
+
+def columns_of(cls: type) -> list[str]:
+    """The columns a typed row prints as: its fields, in order."""
+    return [f.name for f in dataclasses.fields(cls)]
+
+
+def formatted_rows(fmt: str, cls: type, rows: Sequence[Any], max_width: int = 80) -> str:
+    """Typed rows (dataclasses of `cls`) as `formatted` prints them, a column a field."""
+    columns = columns_of(cls)
+    return formatted(fmt, columns, [tuple(getattr(r, c) for c in columns) for r in rows], max_width)
 
 
 class TerminalSafe:

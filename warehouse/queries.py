@@ -1,15 +1,15 @@
-"""Read queries for the CLI: each returns (columns, rows) from a .sql file."""
+"""Read queries for the commands: each runs a .sql file of warehouse/sql/ and returns its
+rows typed, as dataclasses bound to the columns by name (`rows_as`); a user's own query
+is warehouse/user_sql.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import duckdb
 
-from evidence_base.errors import QueryError, first_line
 from evidence_base.words import AlertKind, DueReason
 from extractors.grading import urgency
 from extractors.values import Freshness, Grade
@@ -25,102 +25,60 @@ from warehouse.card import (
 )
 from warehouse.db import rows_as, sql_file
 
-Result = tuple[list[str], list[tuple[Any, ...]]]
+
+@dataclass(frozen=True, slots=True)
+class StatusRow:
+    """A record in `evidence status`: its grade, how many sources confirm it, freshness."""
+
+    record_id: str
+    grade: str
+    sources_confirming: int
+    checked_at: datetime | None
+    stale_on: datetime | None
+    freshness: str
 
 
-def run(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> Result:
-    cur = con.execute(sql_file(name), params or None)
-    columns = [d[0] for d in cur.description or ()]
-    return columns, cur.fetchall()
-
-
-SQL_BATCH = 1000  # rows fetched from DuckDB at a time by `evidence sql`
-
-
-class UserRows:
-    """The rows of a user's query, fetched a batch at a time as they are read, up to
-    `limit` of them (None: all); `cut` says, once read, that more rows were left."""
-
-    def __init__(
-        self, cursor: duckdb.DuckDBPyConnection, columns: list[str], limit: int | None
-    ) -> None:
-        self.columns = columns
-        self.cut = False
-        self._cursor = cursor
-        self._limit = limit
-
-    def batches(self) -> Iterator[list[tuple[Any, ...]]]:
-        if not self.columns:  # a statement with no result
-            return
-        left = self._limit
-        while left is None or left > 0:
-            size = SQL_BATCH if left is None else min(SQL_BATCH, left)
-            rows = self._fetch(size)
-            if not rows:
-                return
-            if left is not None:
-                left -= len(rows)
-            yield rows
-        self.cut = bool(self._fetch(1))
-
-    def _fetch(self, size: int) -> list[tuple[Any, ...]]:
-        try:
-            return self._cursor.fetchmany(size)
-        except duckdb.Error as e:
-            raise QueryError(f"sql error: {first_line(e)}") from None
-
-
-def stream_user_query(
-    con: duckdb.DuckDBPyConnection, query: str, limit: int | None = None
-) -> UserRows:
-    """A user's query, as typed, on a connection that may only read the warehouse, its
-    rows streamed (see run_user_query for what it may not do)."""
-    cursor = _start_user_query(con, query)
-    columns = [d[0] for d in cursor.description or ()]
-    return UserRows(cursor, columns, limit)
-
-
-def run_user_query(con: duckdb.DuckDBPyConnection, query: str) -> Result:
-    """A user's query, as typed, on a connection that may only read the warehouse (no
-    files, no ATTACH, no settings changes); a failure is a QueryError of one line."""
-    rows = stream_user_query(con, query)
-    return rows.columns, [r for batch in rows.batches() for r in batch]
-
-
-def _start_user_query(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.DuckDBPyConnection:
-    try:
-        statements = con.extract_statements(query)
-    except duckdb.Error as e:
-        raise QueryError(f"sql error: {first_line(e)}") from None
-    if not statements:
-        raise QueryError('no SQL statement to run: give one, e.g. evidence sql "SELECT 1"')
-    if len(statements) > 1:
-        raise QueryError(f"evidence sql runs one statement at a time; this holds {len(statements)}")
-    try:
-        locked = con.execute("SELECT current_setting('lock_configuration')").fetchone()
-        if not (locked and locked[0]):  # a reader is locked down already (warehouse/db.py)
-            con.execute("SET enable_external_access = false")
-            con.execute("SET enable_progress_bar = false")  # rows go to stdout, not a bar
-            con.execute("SET lock_configuration = true")
-        return con.execute(query)
-    except duckdb.Error as e:
-        message = first_line(e)
-        if "read-only" in message or "read only" in message:
-            message += " (evidence sql is read-only)"
-        raise QueryError(f"sql error: {message}") from None
-
-
-def status(con: duckdb.DuckDBPyConnection) -> Result:
+def status(con: duckdb.DuckDBPyConnection) -> list[StatusRow]:
     """One row per record, what needs a person first (extractors.grading.urgency)."""
-    columns, rows = run(con, "status.sql")
-    grade, freshness, record = (columns.index(c) for c in ("grade", "freshness", "record_id"))
-    rows.sort(key=lambda r: (urgency(r[grade], r[freshness]), r[record]))
-    return columns, rows
+    rows = rows_as(StatusRow, con.execute(sql_file("status.sql")))
+    rows.sort(key=lambda r: (urgency(r.grade, r.freshness), r.record_id))
+    return rows
 
 
-def sources(con: duckdb.DuckDBPyConnection, failing: bool = False) -> Result:
+@dataclass(frozen=True, slots=True)
+class SourceStatusRow:
+    """A source in `evidence sources`: its health, and where its capture stands."""
+
+    record_id: str
+    source_id: str
+    role: str
+    last_outcome: str | None
+    last_http_status: int | None
+    last_ok_at: datetime | None
+    consecutive_failures: int
+    reachable: bool | None
+    needs_review: str | None
+    archive: str | None
+    url: str
+
+
+def sources(con: duckdb.DuckDBPyConnection, failing: bool = False) -> list[SourceStatusRow]:
     """Source health, one row per source (`failing`: those whose last attempt failed)."""
-    return run(con, "sources.sql", failing=failing)
+    return rows_as(SourceStatusRow, con.execute(sql_file("sources.sql"), {"failing": failing}))
+
+
+@dataclass(frozen=True, slots=True)
+class AlertRow:
+    """A message kept, as `evidence alerts` lists it."""
+
+    raised_at: datetime | None
+    kind: str
+    record_id: str | None
+    source_id: str | None
+    title: str
+    delivered_at: datetime | None
+    body: str | None
+    notification_id: int | None
 
 
 def alerts(
@@ -128,10 +86,11 @@ def alerts(
     everything: bool = False,
     kind: str | None = None,
     since: datetime | None = None,
-) -> Result:
+) -> list[AlertRow]:
     """The messages kept: the open unreachable alerts' newest, then those the newest run
     raised (or, `everything`, all of them, newest first); of one kind, raised since."""
-    return run(con, "alerts.sql", everything=everything, kind=kind, since=since)
+    params = {"everything": everything, "kind": kind, "since": since}
+    return rows_as(AlertRow, con.execute(sql_file("alerts.sql"), params))
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +170,7 @@ def due_sources(con: duckdb.DuckDBPyConnection) -> list[Due]:
 
 
 def has_record(con: duckdb.DuckDBPyConnection, record_id: str) -> bool:
-    row = con.execute("SELECT 1 FROM store.records WHERE record_id = ?", [record_id]).fetchone()
-    return row is not None
+    return con.execute(sql_file("has_record.sql"), {"record_id": record_id}).fetchone() is not None
 
 
 def card(con: duckdb.DuckDBPyConnection, record_id: str) -> Card | None:
@@ -226,10 +184,7 @@ def card(con: duckdb.DuckDBPyConnection, record_id: str) -> Card | None:
         claims=rows_as(ClaimState, con.execute(sql_file("card_claims.sql"), params)),
         checks=rows_as(SourceCheck, con.execute(sql_file("card_checks.sql"), params)),
         extracts=rows_as(ParsedExtract, con.execute(sql_file("card_extracts.sql"), params)),
-        sources=rows_as(
-            SourceHealthRow,
-            con.execute("SELECT * FROM source_health WHERE record_id = ?", [record_id]),
-        ),
+        sources=rows_as(SourceHealthRow, con.execute(sql_file("source_health.sql"), params)),
         origins=rows_as(SourceOrigin, con.execute(sql_file("card_origins.sql"), params)),
         values=rows_as(ShownValue, con.execute(sql_file("card_values.sql"), params)),
     )
@@ -258,18 +213,15 @@ def served_catalog(con: duckdb.DuckDBPyConnection) -> tuple[str | None, list[str
     """The config directory the stored catalog came from (None when the database never
     said: one written before it kept it), and the ids of the records it holds."""
     held = record_ids(con)
-    known = con.execute(
-        "SELECT 1 FROM duckdb_tables() WHERE schema_name = 'store' "
-        "AND table_name = 'catalog_origin'"
-    ).fetchone()
+    known = con.execute(sql_file("has_catalog_origin.sql")).fetchone()
     if known is None:
         return None, held
-    row = con.execute("SELECT config_dir FROM store.catalog_origin").fetchone()
+    row = con.execute(sql_file("catalog_origin.sql")).fetchone()
     return (row[0] if row else None), held
 
 
 def record_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
-    return [r for (r,) in con.execute("SELECT record_id FROM store.records").fetchall()]
+    return [r for (r,) in con.execute(sql_file("record_ids.sql")).fetchall()]
 
 
 def snapshot_history(
@@ -406,7 +358,7 @@ def changed_claims(con: duckdb.DuckDBPyConnection) -> list[ChangedClaim]:
 def catalog_uuid(con: duckdb.DuckDBPyConnection) -> str | None:
     """The catalog's own id, made with its database (None in one older than it)."""
     try:
-        row = con.execute("SELECT catalog_uuid FROM store.identity").fetchone()
+        row = con.execute(sql_file("catalog_uuid.sql")).fetchone()
     except duckdb.CatalogException:
         return None
     return str(row[0]) if row else None
@@ -433,16 +385,12 @@ def value_moves(con: duckdb.DuckDBPyConnection) -> list[ValueChange]:
 
 def source_health(con: duckdb.DuckDBPyConnection) -> list[SourceHealthRow]:
     """Every column of the source_health view, every source."""
-    return rows_as(SourceHealthRow, con.execute("SELECT * FROM source_health"))
+    return rows_as(SourceHealthRow, con.execute(sql_file("source_health.sql"), {"record_id": None}))
 
 
 def failing_since(
     con: duckdb.DuckDBPyConnection, record_id: str
 ) -> dict[str, tuple[str, datetime]]:
     """The record's sources whose page fails now: their last outcome and since when."""
-    rows = con.execute(
-        "SELECT source_id, last_outcome, failing_since FROM store.source_health_base"
-        " WHERE record_id = ? AND failing_since IS NOT NULL",
-        [record_id],
-    ).fetchall()
+    rows = con.execute(sql_file("failing_since.sql"), {"record_id": record_id}).fetchall()
     return {source: (outcome, since) for source, outcome, since in rows}

@@ -9,7 +9,7 @@ from datetime import UTC, time
 from evidence_base.errors import EvidenceError, UnknownRecord
 from evidence_base.words import AlertKind
 from evidence_cli.registry import Run, arg, command, date_arg, day_arg, formats
-from evidence_cli.render import TerminalSafe, formatted, table
+from evidence_cli.render import TerminalSafe, formatted, formatted_rows, table
 from flows.runtime import clock
 from warehouse import queries
 from warehouse.db import session
@@ -35,8 +35,8 @@ def _limit_arg(value: str) -> int:
 )
 def status(run: Run) -> int:
     with run.reading() as con:
-        columns, rows = queries.status(con)
-    print(formatted(run.args.format, columns, rows, max_width=60))
+        rows = queries.status(con)
+    print(formatted_rows(run.args.format, queries.StatusRow, rows, max_width=60))
     return 0
 
 
@@ -75,10 +75,11 @@ def show(run: Run) -> int:
 )
 def sql(run: Run) -> int:
     from evidence_cli.render import write_rows
+    from warehouse.user_sql import stream_user_query
 
     args = run.args
     with run.reading() as con:
-        rows = queries.stream_user_query(con, args.query, args.limit or None)
+        rows = stream_user_query(con, args.query, args.limit or None)
         # rows go out as they are read: memory follows a batch, not the result
         out = TerminalSafe(sys.stdout) if args.format == "csv" and sys.stdout.isatty() else None
         write_rows(out or sys.stdout, args.format, rows.columns, rows.batches())
@@ -116,11 +117,11 @@ def sources(run: Run) -> int:
     if args.due:
         return _due_sources(run)
     with run.reading() as con:
-        columns, rows = queries.sources(con, failing=args.failing)
+        rows = queries.sources(con, failing=args.failing)
     if not rows and args.format == "table":
         print("no failing source" if args.failing else "no sources")
         return 0
-    print(formatted(args.format, columns, rows, max_width=70))
+    print(formatted_rows(args.format, queries.SourceStatusRow, rows, max_width=70))
     return 0
 
 
@@ -160,9 +161,9 @@ ALERT_COLUMNS = ["raised_at", "kind", "record_id", "source_id", "title", "delive
 def alerts(run: Run) -> int:
     args = run.args
     with run.reading() as con:
-        columns, rows = queries.alerts(con, args.all, args.kind, args.since)
+        rows = queries.alerts(con, args.all, args.kind, args.since)
     if args.format != "table":
-        print(formatted(args.format, columns, rows))
+        print(formatted_rows(args.format, queries.AlertRow, rows))
         return 0
     if not rows:
         filtered = [f"of kind {args.kind}"] if args.kind else []
@@ -179,8 +180,8 @@ def alerts(run: Run) -> int:
             + " (--all: every one kept)"
         )
         return 0
-    at = [columns.index(c) for c in ALERT_COLUMNS]
-    print(table(ALERT_COLUMNS, [[r[i] for i in at] for r in rows], max_width=100))
+    listed = [[getattr(r, c) for c in ALERT_COLUMNS] for r in rows]
+    print(table(ALERT_COLUMNS, listed, max_width=100))
     return 0
 
 

@@ -1,0 +1,2 @@
+-- The catalog's own id, made with its database.
+SELECT catalog_uuid FROM store.identity;
