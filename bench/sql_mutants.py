@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # paths under warehouse/; a migration is mutated only inside the statement named after it
 FILES = [
     "sql/grade.sql",
+    "sql/grade_rules.sql",
     "sql/pending_checks.sql",
     "sql/review_candidates.sql",
     "migrations/001_init.sql",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from extractors.claims import NormalizedText, _quote
+from extractors.claims import NormalizedText, _quote, match_claim
 from extractors.moves import figure_words
 from extractors.numbers import extract_numbers
 from extractors.statuses import extract_statuses, stated_about
@@ -152,6 +152,18 @@ def check_status_claim(
         found_text=_wording(stated.sentence, stated.phrase, quote),
         found_status=stated.status,
     )
+
+
+def check_claim(
+    quote: str, page: NormalizedText, status: Status | None = None, subject: str = ""
+) -> ClaimCheck:
+    """One claim checked on one page, the one way a refresh, `check` and `plan` check it:
+    its quote, then for a status claim the status the page states about its subject (the
+    record's title)."""
+    check = match_claim(quote, page)
+    if status is None:
+        return check
+    return check_status_claim(quote, status, check, page, subject)
 
 
 def _wording(sentence: str, phrase: str, quote: str) -> str:

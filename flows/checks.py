@@ -6,8 +6,8 @@ from collections import defaultdict
 from collections.abc import Collection, Mapping
 from datetime import datetime
 
-from extractors.claim_values import check_status_claim, claim_value
-from extractors.claims import NormalizedText, match_claim, normalize_text
+from extractors.claim_values import check_claim, claim_value
+from extractors.claims import NormalizedText, normalize_text
 from extractors.soft import review_reason
 from extractors.values import ClaimCheck, Status
 from flows.runtime import clock
@@ -55,10 +55,8 @@ def check_claims(
 def check_on_page(p: PendingCheck, page: NormalizedText) -> ClaimCheck:
     """One claim checked on one page: its quote, and for a status claim the status the
     page states about its record's subject."""
-    check = match_claim(p.quote, page)
-    if p.status is None:
-        return check
-    return check_status_claim(p.quote, Status(p.status), check, page, p.title)
+    status = Status(p.status) if p.status is not None else None
+    return check_claim(p.quote, page, status, p.title)
 
 
 def _check_row(p: PendingCheck, check: ClaimCheck, now: datetime) -> CheckRow:

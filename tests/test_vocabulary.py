@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from evidence_base.words import AlertKind, DueReason, Role
-from extractors.grading import grade_record, urgency
+from extractors.grading import urgency
 from extractors.values import CheckOutcome, Freshness, Grade, Outcome
 
 WAREHOUSE = Path(__file__).resolve().parent.parent / "warehouse"
@@ -53,14 +53,17 @@ def values(enum: type[StrEnum]) -> set[str]:
     return {m.value for m in enum}
 
 
+GRADING = ("sql/grade.sql", "sql/grade_rules.sql", "sql/grade_store.sql")
+
+
 def test_grade_sql_gives_every_grade_and_only_those() -> None:
-    sql = read("sql/grade.sql")
+    sql = "\n".join(read(name) for name in GRADING)
     assert case_values(sql, "grade") == values(Grade)
     assert compared(sql, "grade") <= values(Grade)
 
 
 def test_grade_sql_knows_every_role_and_outcome_and_only_those() -> None:
-    sql = read("sql/grade.sql")
+    sql = "\n".join(read(name) for name in GRADING)
     assert compared(sql, "role") == values(Role)
     outcomes = compared(sql, "outcome") | set(re.findall(rf"coalesce\(k\.outcome, {LITERAL}", sql))
     assert outcomes == values(CheckOutcome)
@@ -119,8 +122,35 @@ def test_grades_rank_weakest_first() -> None:
         Grade.REPORTED,
         Grade.DOCUMENTED,
     ]
-    assert grade_record([Grade.DOCUMENTED, Grade.REPORTED]) is Grade.REPORTED
-    assert grade_record([]) is Grade.UNVERIFIED
+
+
+# a check that makes a claim of each grade (none: no check at all)
+MAKES = {
+    Grade.DOCUMENTED: ("primary", "confirmed"),
+    Grade.CONTRADICTED: ("primary", "changed"),
+    Grade.REPORTED: ("third-party", "confirmed"),
+    Grade.UNVERIFIED: None,
+}
+
+
+def test_the_sql_record_rule_takes_the_weakest_by_rank() -> None:
+    """The record rule of grade_rules.sql and Grade.rank agree on every pair of grades."""
+    from datetime import UTC, datetime
+
+    from warehouse.grading import WouldBeCheck, grade_offline
+
+    at = datetime(2026, 11, 4, tzinfo=UTC)
+    for a in Grade:
+        for b in Grade:
+            checks = [
+                WouldBeCheck("r", claim, "s", *MAKES[grade], at, "run")
+                for claim, grade in (("a", a), ("b", b))
+                if MAKES[grade] is not None
+            ]
+            graded = grade_offline(checks, [("r", "a"), ("r", "b")], ["r", "none"])
+            assert graded.claims == {("r", "a"): a, ("r", "b"): b}
+            assert graded.records["r"] is min(a, b, key=lambda g: g.rank), (a, b)
+            assert graded.records["none"] is Grade.UNVERIFIED  # a record with no claims
 
 
 def test_what_needs_a_person_first() -> None:

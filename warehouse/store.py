@@ -334,7 +334,9 @@ def accept_review(
 def grade_all(con: duckdb.DuckDBPyConnection) -> None:
     """Recompute every claim's and record's grade and freshness, all at once."""
     with transaction(con):
-        con.execute(sql_file("grade.sql"))  # grades, and the claims' values over time
+        con.execute(sql_file("grade.sql"))  # the current checks, the claims' values over time
+        con.execute(sql_file("grade_rules.sql"))  # the rules, over what grade.sql points them at
+        con.execute(sql_file("grade_store.sql"))  # the grades, stored
         pause_point("values")  # (the kill tests: values written, not yet committed)
         grade_conditions(con)
         pause_point("grade")

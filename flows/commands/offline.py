@@ -1,6 +1,6 @@
 """A catalog graded offline: every claim against the newest stored snapshot of each of
 its sources (read on a read-only connection: no fetch, no Prefect, nothing written), its
-`expect:` evaluated, each record graded by the refresh's rules (extractors/grading.py).
+`expect:` evaluated, each record graded by the refresh's own rules (warehouse/sql/grade_rules.sql).
 The refresh's own checks are reused; a quote it never checked is matched here on the
 stored page, so that a catalog edited since the last refresh is judged as written.
 `evidence check` and `evidence plan` both read catalogs through it.
@@ -15,10 +15,9 @@ from datetime import datetime
 from pathlib import Path
 
 from evidence_base.words import Role
-from extractors.claim_values import ClaimValue, check_status_claim, claim_value, quote_value
-from extractors.claims import match_claim, normalize_text
+from extractors.claim_values import ClaimValue, check_claim, claim_value, quote_value
+from extractors.claims import normalize_text
 from extractors.conditions import ConditionResult, SourceValue, evaluate_condition
-from extractors.grading import grade_claim, grade_record
 from extractors.values import CheckOutcome, ClaimCheck, Grade, Status
 from flows.catalog import Catalog, ClaimConfig, Record, SourceConfig
 from flows.runtime import clock
@@ -31,6 +30,7 @@ from warehouse.evidence import (
     stored_snapshots,
     stored_values,
 )
+from warehouse.grading import WouldBeCheck, grade_offline
 
 UNCHECKED = "unchecked"  # said of a source with no snapshot stored
 DOUBTFUL = (CheckOutcome.CHANGED, CheckOutcome.ABSENT)
@@ -134,10 +134,7 @@ class Evidence:
         for digest, quotes in missing.items():
             page = normalize_text(texts.get(digest, ""))
             for (quote, status), title in quotes.items():
-                check = match_claim(quote, page)
-                if status is not None:
-                    check = check_status_claim(quote, status, check, page, title)
-                self.known[(digest, quote, status)] = check
+                self.known[(digest, quote, status)] = check_claim(quote, page, status, title)
 
     def before(self, key: tuple[str, str, str], now_value: ClaimValue | None) -> StoredValue | None:
         """The value a source showed before the one it shows now: the kept current value
@@ -156,7 +153,8 @@ class Evidence:
 
 
 def grade_records(catalog: Catalog, evidence: Evidence) -> list[RecordResult]:
-    """Every record and claim of the catalog graded against the stored snapshots."""
+    """Every record and claim of the catalog graded against the stored snapshots, by the
+    refresh's own rules (warehouse/sql/grade_rules.sql)."""
     wanted: list[tuple[str, str, Status | None, str]] = []
     for record in catalog.records:
         for claim, sources in _claim_sources(record):
@@ -167,7 +165,46 @@ def grade_records(catalog: Catalog, evidence: Evidence) -> list[RecordResult]:
                         (snap.content_hash, claim.quote, claim.status, record.config.title)
                     )
     evidence.match(wanted)
-    return [_grade_record(record, evidence) for record in catalog.records]
+    read = [(record, _read_claims(record, evidence)) for record in catalog.records]
+    grades = grade_offline(
+        [check for _, claims in read for c in claims for check in c.would_be],
+        [(record.id, c.claim.id) for record, claims in read for c in claims],
+        [record.id for record, _ in read],
+    )
+    return [
+        RecordResult(
+            record_id=record.id,
+            file=record.file,
+            line=record.line_of(),
+            grade=grades.records[record.id],
+            claims=tuple(
+                ClaimResult(
+                    record_id=record.id,
+                    claim_id=c.claim.id,
+                    file=record.file,
+                    line=record.line_of(c.index),
+                    quote=c.claim.quote,
+                    grade=grades.claims[(record.id, c.claim.id)],
+                    sources=c.outcomes,
+                    condition=c.condition.condition.value if c.condition else None,
+                    condition_detail=c.condition.detail if c.condition else None,
+                )
+                for c in claims
+            ),
+        )
+        for record, claims in read
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class _ClaimRead:
+    """A claim read on its sources' stored pages, before it is graded."""
+
+    index: int
+    claim: ClaimConfig
+    outcomes: tuple[SourceOutcome, ...]
+    would_be: tuple[WouldBeCheck, ...]
+    condition: ConditionResult | None
 
 
 def _claim_sources(record: Record) -> list[tuple[ClaimConfig, list[SourceConfig]]]:
@@ -184,12 +221,12 @@ def _claim_sources(record: Record) -> list[tuple[ClaimConfig, list[SourceConfig]
     ]
 
 
-def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
-    claims = []
+def _read_claims(record: Record, evidence: Evidence) -> list[_ClaimRead]:
+    read = []
     for index, (claim, sources) in enumerate(_claim_sources(record)):
         outcomes = []
         values = []
-        graded: list[tuple[str, str, object, object]] = []
+        would_be = []
         for source in sources:
             snap = evidence.snapshot(record.id, source.source_id, source.url)
             check = (
@@ -197,11 +234,20 @@ def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
                 if snap is None
                 else evidence.known.get((snap.content_hash, claim.quote, claim.status))
             )
-            if check is None:
+            if snap is None or check is None:
                 outcomes.append(SourceOutcome(source.source_id, source.role, None))
                 continue
-            if snap is not None:
-                graded.append((source.role, check.outcome, snap.fetched_at, snap.run_id))
+            would_be.append(
+                WouldBeCheck(
+                    record.id,
+                    claim.id,
+                    source.source_id,
+                    source.role.value,
+                    check.outcome.value,
+                    snap.fetched_at,
+                    snap.run_id,
+                )
+            )
             outcomes.append(
                 SourceOutcome(
                     source.source_id,
@@ -214,28 +260,9 @@ def _grade_record(record: Record, evidence: Evidence) -> RecordResult:
             )
             if source.role == Role.PRIMARY and claim.expect is not None:
                 values.append(_source_value(record.id, claim, source.source_id, check, evidence))
-        grade = grade_claim(graded)
         condition = None if claim.expect is None else _condition(claim, values, evidence.now)
-        claims.append(
-            ClaimResult(
-                record_id=record.id,
-                claim_id=claim.id,
-                file=record.file,
-                line=record.line_of(index),
-                quote=claim.quote,
-                grade=grade,
-                sources=tuple(outcomes),
-                condition=condition.condition.value if condition else None,
-                condition_detail=condition.detail if condition else None,
-            )
-        )
-    return RecordResult(
-        record_id=record.id,
-        file=record.file,
-        line=record.line_of(),
-        grade=grade_record(c.grade for c in claims),
-        claims=tuple(claims),
-    )
+        read.append(_ClaimRead(index, claim, tuple(outcomes), tuple(would_be), condition))
+    return read
 
 
 def _source_value(

@@ -1,0 +1,72 @@
+"""A catalog's claims and records graded by the refresh's own rules (sql/grade_rules.sql)
+against checks that were never stored: what `evidence check` and `evidence plan` would
+see. The rules run in an in-memory database over tables of the would-be checks, so that
+the grades offline and the grades of a refresh are one set of rules, not two."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+import duckdb
+
+from extractors.values import Grade
+from warehouse.db import sql_file
+
+
+@dataclass(frozen=True, slots=True)
+class WouldBeCheck:
+    """One claim checked on one source's newest stored snapshot, as a refresh would."""
+
+    record_id: str
+    claim_id: str
+    source_id: str
+    role: str
+    outcome: str
+    checked_at: datetime | None  # when the page was fetched: the newest evidence decides
+    run_id: str | None  # the refresh that fetched it
+
+
+@dataclass(frozen=True, slots=True)
+class Grades:
+    claims: dict[tuple[str, str], Grade]  # (record_id, claim_id) -> grade
+    records: dict[str, Grade]
+
+
+def grade_offline(
+    checks: Iterable[WouldBeCheck], claims: Iterable[tuple[str, str]], records: Iterable[str]
+) -> Grades:
+    """Every claim and record graded from the checks a refresh would make."""
+    made = list(checks)
+    pairs = list(claims)
+    with duckdb.connect(":memory:") as con:
+        con.execute("SET TimeZone = 'UTC'")
+        con.execute(sql_file("grading_offline.sql"))
+        # each table's rows as one list a column, zipped by unnest: one statement a table
+        con.execute(
+            "INSERT INTO grading_checks SELECT unnest($1::VARCHAR[]), unnest($2::VARCHAR[]), "
+            "unnest($3::VARCHAR[]), unnest($4::VARCHAR[]), unnest($5::VARCHAR[]), "
+            "unnest($6::TIMESTAMPTZ[]), NULL, unnest($7::VARCHAR[]), []::DOUBLE[]",
+            [
+                [c.record_id for c in made],
+                [c.claim_id for c in made],
+                [c.source_id for c in made],
+                [c.role for c in made],
+                [c.outcome for c in made],
+                [c.checked_at for c in made],
+                [c.run_id for c in made],
+            ],
+        )
+        con.execute(
+            "INSERT INTO grading_claims SELECT unnest($1::VARCHAR[]), unnest($2::VARCHAR[])",
+            [[r for r, _ in pairs], [c for _, c in pairs]],
+        )
+        con.execute("INSERT INTO grading_records SELECT unnest($1::VARCHAR[]), 0", [list(records)])
+        con.execute(sql_file("grade_rules.sql"))
+        con.execute("INSERT INTO graded_claims SELECT * FROM claim_grade_rule")
+        claims_graded = con.execute("SELECT record_id, claim_id, grade FROM graded_claims")
+        by_claim = {(r, c): Grade(g) for r, c, g in claims_graded.fetchall()}
+        records_graded = con.execute("SELECT record_id, grade FROM record_grade_rule")
+        by_record = {r: Grade(g) for r, g in records_graded.fetchall()}
+    return Grades(by_claim, by_record)
