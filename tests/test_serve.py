@@ -89,7 +89,12 @@ def run_now(api: str, config: Path) -> None:
         time.sleep(0.5)
     (deployment,) = found
     assert [s["schedule"]["cron"] for s in deployment["schedules"]] == ["* * * * *"]
-    asked = httpx.post(f"{api}/deployments/{deployment['id']}/create_flow_run", json={})
+    url = f"{api}/deployments/{deployment['id']}/create_flow_run"
+    for _ in range(10):  # a busy server (its database locked by serve's own writes) says 503
+        asked = httpx.post(url, json={}, timeout=30)
+        if asked.status_code != 503:
+            break
+        time.sleep(1)
     asked.raise_for_status()
 
 
