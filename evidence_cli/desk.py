@@ -188,13 +188,11 @@ def desk_app(cfg: DeskConfig) -> Starlette:
                 error=str(e),
                 record_id=record_id,
             )
-        was = f"{done.before[0]}, {done.before[1]}" if done.before else "not graded"
-        now_ = f"{done.after[0]}, {done.after[1]}" if done.after else "not graded"
         return render(
             "desk_done.html",
             heading=f"Updated {done.record_id}/{done.claim_id}",
             said=f"Took the wording of {done.source_id} into {done.path}; checked against "
-            f"the stored pages: {was} -> {now_}.",
+            f"the stored pages: {done.regraded}.",
             diff=done.diff,
             record_id=done.record_id,
         )

@@ -41,11 +41,9 @@ def update(run: Run) -> int:
     if not done.written:
         print(f"(dry run: {done.path} not written)")
         return 0
-    was = f"{done.before[0]}, {done.before[1]}" if done.before else "not graded"
-    now = f"{done.after[0]}, {done.after[1]}" if done.after else "not graded"
     print(
         f"took the wording of {done.source_id} into {done.record_id}/{done.claim_id}; "
-        f"checked against the stored pages: {was} -> {now}"
+        f"checked against the stored pages: {done.regraded}"
     )
     return 0
 

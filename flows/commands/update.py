@@ -41,6 +41,15 @@ class Update:
     before: tuple[str, str] | None = None  # the record's (grade, freshness)
     after: tuple[str, str] | None = None
 
+    @property
+    def regraded(self) -> str:
+        """How the record's grade moved: `contradicted, fresh -> documented, fresh`."""
+
+        def said(graded: tuple[str, str] | None) -> str:
+            return ", ".join(graded) if graded else "not graded"
+
+        return f"{said(self.before)} -> {said(self.after)}"
+
 
 def update_claim(
     catalog: Catalog,
