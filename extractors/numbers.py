@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from extractors.figures.grammar import fold_case, may_hold_figure
+from extractors.figures.grammar import may_hold_figure
 from extractors.figures.scan import numbers_in
 from extractors.figures.tables import (
     ColumnUnit,
@@ -50,9 +50,7 @@ from extractors.values import QuotedNumber
 __all__ = [
     "MAX_FIGURES",
     "extract_numbers",
-    "fold_case",
     "in_name",
-    "may_hold_figure",
     "name_numbers",
     "value_of",
 ]
@@ -92,10 +90,11 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
             if "|" in sentence and not is_rule(sentence) and not section_row(sentence, columns):
                 columns = header_units(sentence, quota)
             after = lines[k + 1] if k + 1 < len(lines) else ""
-            glued = glued_header(sentence, after) or (glued if joined_words(sentence) else None)
+            run_together = joined_words(sentence)
+            glued = glued_header(sentence, after) or (glued if run_together else None)
             if glued is not None:
                 joined = None  # every cell ran together, not two columns
-            elif joined is None or not joined_words(sentence):
+            elif joined is None or not run_together:
                 joined = joined_header(sentence)
             heading = counted_heading(sentence)
             continue  # most sentences hold no figure: skip the grammar

@@ -134,7 +134,8 @@ class QuotedNumber:
     date_to: date | None = None
     subject: str | None = None  # the noun phrase it measures (extractors/subjects.py)
     # the grammar's rule that read it (extractors/figures/): for reading its mistakes,
-    # not kept with the page
+    # and for the one rule whose figures give way to others (grammar.SCALED); not kept
+    # with the page
     rule: str | None = field(default=None, compare=False)
 
     @property

@@ -3,7 +3,6 @@ kind, and the rules by which an extracted figure is the labelled one."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -76,10 +75,10 @@ class DomainScore:
 
 
 def domain_pages(path: Path, part: str = "all") -> list[dict]:
-    from status_scoring import part_of
+    """A batch's pages, or those of one part of it (split by site as the status labels)."""
+    from status_scoring import load_pages
 
-    pages = json.loads(path.read_text(encoding="utf-8"))["pages"]
-    return [p for p in pages if part == "all" or part_of(p["url"]) == part]
+    return load_pages(path, part)
 
 
 def score_domain(pages: list[dict], fetched_at: datetime) -> DomainScore:

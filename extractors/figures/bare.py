@@ -7,8 +7,16 @@ import re
 from itertools import takewhile
 
 from extractors.figures.counts import PLURAL, plural_level, unit_noun
-from extractors.figures.grammar import DIGIT, LETTER_IN, NUM, START, WORD_BEFORE
-from extractors.figures.words import SAME_BOUND, YEARS, http_status, in_name, is_year, value_of
+from extractors.figures.grammar import DIGIT, LETTER_IN, NUM, SCALED, START, WORD_BEFORE
+from extractors.figures.words import (
+    SAME_BOUND,
+    YEARS,
+    http_status,
+    in_name,
+    is_year,
+    per_qualifier,
+    value_of,
+)
 from extractors.lexicon import (
     NOT_COUNTED,
     NOT_NOUNS,
@@ -48,7 +56,7 @@ def named_before(
     out: list[tuple[int, int, QuotedNumber]] = []
     for m in _BARE.finditer(sentence):
         start = m.start()
-        taken = any(s <= start < e and n.rule != "scaled" for s, e, n in hits)
+        taken = any(s <= start < e and n.rule != SCALED for s, e, n in hits)
         if taken or is_year(m["num"], m["scale"]):
             continue
         named = _NAMED_BEFORE.search(sentence, max(0, start - 80), start)
@@ -65,7 +73,7 @@ def named_before(
                 continue
             unit = phrase.lower()
         per = m["rate"] or named["per"] or named["per_of"]
-        qualifier = f"per {PER_WORDS.get(per.lower(), per.lower())}" if per else None
+        qualifier = per_qualifier(per) if per else None
         bound = (named["qual"] or "").lower()
         qualifier = SAME_BOUND.get(bound, bound) or qualifier
         value = value_of(m["num"], m["scale"])
@@ -123,7 +131,7 @@ def shared_units(
         if m is None or m["per"].lower() not in PER_WORDS or is_year(m["num"], m["scale"]):
             continue
         raw = sentence[m.start("num") : m.end()]
-        per = f"per {PER_WORDS[m['per'].lower()]}"
+        per = per_qualifier(m["per"])
         value = value_of(m["num"], m["scale"])
         shared = QuotedNumber(
             NumberKind.COUNT, value, raw, sentence, None, n.unit, None, per, rule="same-rate"

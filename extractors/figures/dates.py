@@ -58,7 +58,7 @@ def whole_month(raw: str, month: str, year: str, sentence: str) -> QuotedNumber 
     number = MONTHS[month.lower().rstrip(".")]
     whole = full_year(year)
     first = date(whole, number, 1)
-    last = date(whole + number // 12, number % 12 + 1, 1) - timedelta(days=1)
+    last = month_end(whole, number)
     return QuotedNumber(NumberKind.DATE, None, raw, sentence, date_from=first, date_to=last)
 
 

@@ -134,6 +134,9 @@ _DOTTED = r"(?P<dots>[0-3]?\d\.[01]?\d\.(?:19|20)\d\d)"  # "22.05.2025": day, mo
 
 
 YEAR = r"(?:19|20)\d\d"
+# A figure read by this rule (a number with a scale and no unit) gives way to any other
+# reading of the same words (the scan and the table readers compare a figure's rule to it).
+SCALED = "scaled"
 
 
 _WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"  # "to Saturday, March 15"
@@ -227,15 +230,6 @@ def _folded(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
         return None
     assert not re.search(r"\\[SWDBAZ]", pattern.pattern), "lowering would change an escape"
     return re.compile(pattern.pattern.lower().replace("(?p<", "(?P<"))
-
-
-# The re.I patterns run as lowercase patterns on the case-folded sentence (same offsets),
-# and their groups are read from the sentence itself: much faster for the patterns that
-# must try every position (durations, counts), the same matches. USE_FOLDED lets the
-# property tests compare with the re.I patterns.
-
-
-USE_FOLDED = True
 
 
 class FoldedMatch:
@@ -492,7 +486,7 @@ RULES: tuple[Rule, ...] = (
     # a number with a scale and no unit: "a 128K context window", "over 250k+ served"
     # (not "4K video": one digit and a K is a screen's resolution)
     _rule(
-        "scaled",
+        SCALED,
         NumberKind.NUMBER,
         re.compile(
             rf"{_QUAL}{START}(?P<num>\d{{2,3}}(?:\.\d+)?|[1-9]\.\d+|[1-9](?=[mM]))"

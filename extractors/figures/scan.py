@@ -19,7 +19,15 @@ from extractors.figures.bare import (
 from extractors.figures.build import build_figure
 from extractors.figures.counts import counted as count_phrase
 from extractors.figures.dates import after_anchor, lean
-from extractors.figures.grammar import A_LETTER, HINTS, LETTER_KEY, RULES, FoldedMatch, fold_case
+from extractors.figures.grammar import (
+    A_LETTER,
+    HINTS,
+    LETTER_KEY,
+    RULES,
+    SCALED,
+    FoldedMatch,
+    fold_case,
+)
 from extractors.figures.ranges import GOES_ON, count_change, from_to
 from extractors.figures.words import YEAR_WRITTEN
 from extractors.subjects import subject_of
@@ -107,7 +115,7 @@ def numbers_in(
     if "/" in sentence:
         hits.extend(_slashed_list(sentence, hits, today, named))
     # a scaled number with no unit gives way to any reading that found it one
-    hits = [h for h in hits if h[2].rule != "scaled" or not _overlapped(h, hits)]
+    hits = [h for h in hits if h[2].rule != SCALED or not _overlapped(h, hits)]
     hits.sort(key=lambda h: h[0])
     begins = next((n.date_from for s, _, n in hits[:1] if not sentence[:s].strip()), None)
     out: list[QuotedNumber] = []
@@ -144,7 +152,7 @@ def _overlapped(
     hit: tuple[int, int, QuotedNumber], hits: list[tuple[int, int, QuotedNumber]]
 ) -> bool:
     start, end, _ = hit
-    return any(s < end and start < e for s, e, n in hits if n.rule != "scaled")
+    return any(s < end and start < e for s, e, n in hits if n.rule != SCALED)
 
 
 # Numbers listed with slashes before one unit: "7/14/30 day views", "8/16/32 GB plans"

@@ -19,9 +19,9 @@ from datetime import date
 from itertools import pairwise, takewhile
 
 from extractors.figures.counts import PLURAL, plural_level, unit_noun
-from extractors.figures.grammar import NUM
+from extractors.figures.grammar import NUM, SCALED
 from extractors.figures.scan import numbers_in
-from extractors.figures.words import is_year, value_of
+from extractors.figures.words import is_year, per_qualifier, value_of
 from extractors.lexicon import (
     COUNT_NOUNS,
     DATA_PREFIX_WORDS,
@@ -32,6 +32,7 @@ from extractors.lexicon import (
     PER_WORDS,
     RATE_ACRONYMS,
     SIZE_TIMES,
+    currency_code,
 )
 from extractors.values import NumberKind, QuotedNumber
 
@@ -223,7 +224,7 @@ def label_unit(label: str, singular: bool = True) -> ColumnUnit | None:
     if head in NOT_NOUNS or head in NOT_COUNTED or not counts:
         return None
     per = m["per"]
-    qualifier = f"per {PER_WORDS.get(per.lower(), per.lower())}" if per else None
+    qualifier = per_qualifier(per) if per else None
     return ColumnUnit(NumberKind.COUNT, " ".join(words).lower(), qualifier)
 
 
@@ -240,7 +241,7 @@ def _values_in(line: str, start: int, end: int) -> list[BareValue]:
     out = []
     for m in _ONE_VALUE.finditer(line, start, end):
         if m["per"]:
-            qualifier: str | None = f"per {PER_WORDS.get(m['per'].lower(), m['per'].lower())}"
+            qualifier: str | None = per_qualifier(m["per"])
         elif m["qual"]:
             qualifier = "about" if m["qual"] == "~" else m["qual"].lower()
         else:
@@ -408,9 +409,7 @@ def under_heading(
     ("20 per year" under "MAXIMUM CREDITS"); the heading ends with the first row that
     holds none."""
     read = [
-        (at, at + len(n.raw))
-        for n in numbers
-        if n.rule != "scaled" and (at := row.find(n.raw)) >= 0
+        (at, at + len(n.raw)) for n in numbers if n.rule != SCALED and (at := row.find(n.raw)) >= 0
     ]
     unit = ColumnUnit(NumberKind.COUNT, heading)
     added = [
@@ -497,7 +496,7 @@ def _placed(
         return numbers
     added_raws = {n.raw for _, n in added}
     # a scaled number with no unit gives way to the reading that gives it one
-    numbers = [n for n in numbers if n.rule != "scaled" or n.raw not in added_raws]
+    numbers = [n for n in numbers if n.rule != SCALED or n.raw not in added_raws]
     read = {n.raw for n in numbers}
     placed = [(line.find(n.raw), n) for n in numbers]
     placed += [(at, n) for at, n in added if n.raw not in read]
@@ -597,7 +596,6 @@ _GLUED_ROW = re.compile(
     r"(?P<rest>[A-Z][A-Za-z ()&'/-]*)?"
 )
 _PIECE = re.compile(r"(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*|0(?=\.))(?:\.\d{1,2})?")
-_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -607,12 +605,15 @@ class GluedTable:
     columns: tuple[str, ...]
 
 
+_NOT_A_HEADER = re.compile(r"[\d.:;,!?]")  # a header of words has no figure, no sentence
+
+
 def glued_header(line: str, first_row: str) -> GluedTable | None:
     """The header of such a table (three columns at least) whose first row splits into
     its columns one way, or None: a header cut in the wrong places ("Max perPage") is no
     header to read rows by."""
     line = line.strip()
-    if len(line) > 80 or re.search(r"[\d.:;,!?]", line):
+    if len(line) > 80 or _NOT_A_HEADER.search(line):
         return None
     columns = _GLUED_CUT.split(line)
     if len(columns) < 3 or not all(_GLUED_COLUMN.fullmatch(c) for c in columns):
@@ -657,7 +658,7 @@ def in_glued_row(
                 value_of(piece, None),
                 raw,
                 row,
-                currency=_SIGNS[m["sign"]],
+                currency=currency_code(m["sign"]),
                 rule="glued-table",
             )
             added.append((offset - 1, money))

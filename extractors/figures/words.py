@@ -17,6 +17,7 @@ from extractors.figures.grammar import (
 )
 from extractors.lexicon import (
     NAME_WORDS,
+    PER_WORDS,
     RANK_WORDS,
     SCALES,
     VERSION_WORDS,
@@ -26,7 +27,7 @@ from extractors.lexicon import (
 YEARS = re.compile(r"\b((?:19|20)\d\d)\b")
 
 
-YEAR_WRITTEN = re.compile(r"(?:19|20)\d\d")
+YEAR_WRITTEN = re.compile(YEAR)
 
 
 def in_name(text: str, start: int) -> bool:
@@ -96,14 +97,17 @@ def http_status(num: str, sentence: str, start: int, end: int) -> bool:
     )
 
 
+def per_qualifier(word: str) -> str:
+    """A rate's qualifier as stored: "per month" for "/mo", "monthly"'s "mo", "min"."""
+    w = word.lower()
+    return f"per {PER_WORDS.get(w, w)}"
+
+
 def is_year(num: str, scale: str | None) -> bool:
-    return scale is None and _YEAR_NUMBER.fullmatch(num) is not None
+    return scale is None and YEAR_WRITTEN.fullmatch(num) is not None
 
 
 SAME_BOUND = {"~": "about", "at most": "up to"}  # one bound, one name
-
-
-_YEAR_NUMBER = re.compile(YEAR)
 
 
 _EU_NUMBER = re.compile(EU_NUM)
