@@ -9,6 +9,5 @@ try:
 except metadata.PackageNotFoundError:  # a source tree never installed
     __version__ = "0+unknown"
 
-DEFAULT_USER_AGENT = (
-    f"evidence-pipeline/{__version__} (+https://github.com/evidence-pipeline/evidence-pipeline)"
-)
+PROJECT_URL = "https://github.com/evidence-pipeline/evidence-pipeline"
+DEFAULT_USER_AGENT = f"evidence-pipeline/{__version__} (+{PROJECT_URL})"

@@ -20,7 +20,8 @@ from evidence_base.errors import EvidenceError
 from evidence_cli import demo_site
 from evidence_cli.card import render_card
 from evidence_cli.diff import diff_report
-from evidence_cli.render import formatted_rows
+from evidence_cli.registry import DEMO_DB
+from evidence_cli.render import fields_of, formatted_rows
 from evidence_cli.report import report_text
 from evidence_cli.sample_server import SampleSite
 from evidence_cli.site import write_site
@@ -31,7 +32,6 @@ from warehouse.db import check_database_file, connect, session
 from warehouse.lock import ensure_no_refresh, lock_path
 
 DEMO_DIR = Path(demo_site.__file__).resolve().parent
-DEMO_DB = "data/demo.duckdb"
 DEMO_PORT = 8741  # the sample site's, run after run
 CARD_RECORD = "icml-2026-repro-credits"
 CHANGED = ("nimbus-free-tier", "nimbus-free")  # the record and source day 2 changes
@@ -93,7 +93,9 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         print(f"\n== evidence diff {CHANGED[0]} {CHANGED[1]} ==")
         print(diff_report(con, CHANGED[0], CHANGED[1], None, None))
         print("\n== evidence status ==")
-        print(formatted_rows("table", queries.StatusRow, queries.status(con), max_width=60))
+        print(
+            formatted_rows("table", queries.status(con), fields_of(queries.StatusRow), max_width=60)
+        )
         print(f"\n== evidence show {CARD_RECORD} ==")
         data = queries.card(con, CARD_RECORD)
         if data is None:

@@ -24,6 +24,7 @@ import ipaddress
 import secrets
 import socket
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,73 +158,62 @@ def desk_app(cfg: DeskConfig) -> Starlette:
     async def record(request: Request) -> Response:
         return await run_in_threadpool(read_record, request.path_params["record_id"])
 
-    async def update(request: Request) -> Response:
+    async def act(
+        request: Request, not_done: str, action: Callable[[dict[str, str]], dict[str, Any]]
+    ) -> Response:
+        """A keeper's action: refused unless the request is the page's own; run on a worker
+        thread; what it did, or why not (`not_done`), on the page that follows."""
         form = await _form(request)
         refused = _refused(request, form.get("csrf"), page_token, hosts)
         if refused is not None:
             return refused
+        try:
+            said = await run_in_threadpool(action, form)
+        except WarehouseBusy:
+            return busy()
+        except EvidenceError as e:
+            record_id = form.get("record_id", "")
+            return render(
+                "desk_done.html", status=409, heading=not_done, error=str(e), record_id=record_id
+            )
+        return render("desk_done.html", **said)
+
+    def do_update(form: dict[str, str]) -> dict[str, Any]:
         from flows.commands.update import update_claim
 
-        record_id = str(form.get("record_id") or "")
-        claim_id = str(form.get("claim_id") or "")
-        source_id = str(form.get("source_id") or "") or None
-        try:
-            done = await run_in_threadpool(
-                lambda: update_claim(
-                    load_catalog(cfg.config_dir),
-                    cfg.db,
-                    record_id,
-                    claim_id,
-                    source_id,
-                    scope=scope,
-                )
-            )
-        except WarehouseBusy:
-            return busy()
-        except EvidenceError as e:
-            return render(
-                "desk_done.html",
-                status=409,
-                heading="Not updated",
-                error=str(e),
-                record_id=record_id,
-            )
-        return render(
-            "desk_done.html",
-            heading=f"Updated {done.record_id}/{done.claim_id}",
-            said=f"Took the wording of {done.source_id} into {done.path}; checked against "
-            f"the stored pages: {done.regraded}.",
-            diff=done.diff,
-            record_id=done.record_id,
+        done = update_claim(
+            load_catalog(cfg.config_dir),
+            cfg.db,
+            form.get("record_id", ""),
+            form.get("claim_id", ""),
+            form.get("source_id") or None,
+            scope=scope,
         )
+        return {
+            "heading": f"Updated {done.record_id}/{done.claim_id}",
+            "said": f"Took the wording of {done.source_id} into {done.path}; checked against "
+            f"the stored pages: {done.regraded}.",
+            "diff": done.diff,
+            "record_id": done.record_id,
+        }
 
-    async def accept(request: Request) -> Response:
-        form = await _form(request)
-        refused = _refused(request, form.get("csrf"), page_token, hosts)
-        if refused is not None:
-            return refused
+    def do_accept(form: dict[str, str]) -> dict[str, Any]:
         from flows.commands.accept import accept_held
 
-        record_id = str(form.get("record_id") or "")
-        source_id = str(form.get("source_id") or "")
-        try:
-            accepted = await run_in_threadpool(accept_held, cfg.db, record_id, source_id)
-        except WarehouseBusy:
-            return busy()
-        except EvidenceError as e:
-            return render(
-                "desk_done.html",
-                status=409,
-                heading="Not accepted",
-                error=str(e),
-                record_id=record_id,
-            )
-        return render(
-            "desk_done.html",
-            heading=f"Accepted {record_id}/{source_id}",
-            said=f"Accepted {accepted} held page(s) of {record_id}/{source_id}; grades recomputed.",
-            record_id=record_id,
-        )
+        record_id, source_id = form.get("record_id", ""), form.get("source_id", "")
+        accepted = accept_held(cfg.db, record_id, source_id)
+        return {
+            "heading": f"Accepted {record_id}/{source_id}",
+            "said": f"Accepted {accepted} held page(s) of {record_id}/{source_id}; "
+            "grades recomputed.",
+            "record_id": record_id,
+        }
+
+    async def update(request: Request) -> Response:
+        return await act(request, "Not updated", do_update)
+
+    async def accept(request: Request) -> Response:
+        return await act(request, "Not accepted", do_accept)
 
     app = Starlette(
         routes=[

@@ -29,7 +29,6 @@ EXIT_USER_ERROR = 2
 
 
 COMMANDS = REGISTRY  # name -> the command, in the order the help lists them
-EXAMPLES = {name: c.example for name, c in REGISTRY.items()}
 
 
 class _Parser(argparse.ArgumentParser):

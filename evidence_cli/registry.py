@@ -46,13 +46,13 @@ def arg(*names: str, **options: Any) -> Arg:
     return Arg(names, options)
 
 
-def formats(*choices: str, default: str | None = None, help: str | None = None) -> Arg:
+def formats(*choices: str, help: str | None = None) -> Arg:
     """The --format option: its choices, the first the default."""
     choices = choices or ("table", "csv", "json")
     return arg(
         "--format",
         choices=list(choices),
-        default=default or choices[0],
+        default=choices[0],
         help=help or f"output format (default {choices[0]})",
     )
 
@@ -72,6 +72,8 @@ class Command:
             getattr(run, need)
         return self.handler(run)
 
+
+DEMO_DB = "data/demo.duckdb"  # where `evidence demo` keeps its database
 
 REGISTRY: dict[str, Command] = {}  # in the order the help lists them
 
@@ -112,6 +114,8 @@ class Run:
         """settings.yaml, or the defaults where there is no config directory; a directory
         named (flag or environment) and missing is a mistake, as it is to `refresh`: only
         the default ./config may be absent (a database read with --db alone)."""
+        if "catalog" in self.__dict__:  # read already, settings and all
+            return self.catalog.settings
         if (self.args.config or os.environ.get("EVIDENCE_CONFIG")) and not self.config_dir.is_dir():
             raise ConfigError(str(self.config_dir), "no such config directory: pass --config DIR")
         return load_settings(self.config_dir) if self.config_dir.is_dir() else Settings()
@@ -134,8 +138,6 @@ class Run:
         limit_readers(self.settings.memory_limit)
         db = self.db
         if not db.exists():
-            from evidence_cli.demo import DEMO_DB
-
             if Path(DEMO_DB).exists() and db != Path(DEMO_DB):
                 raise WarehouseMissing(
                     f"no database at {db}; the demo's is {DEMO_DB}: add `--db {DEMO_DB}` "
@@ -143,10 +145,12 @@ class Run:
                 )
         return db
 
-    def reading(self, folders: Sequence[Path] = ()) -> AbstractContextManager[Connection]:
+    def reading(
+        self, folders: Sequence[Path] = (), now: datetime | None = None
+    ) -> AbstractContextManager[Connection]:
         """A read-only connection for the block, closed after it (reaching no file but
-        those in `folders`)."""
-        return session(self.readable_db, read_only=True, now=clock.now(), folders=folders)
+        those in `folders`), its clock now or at `now`."""
+        return session(self.readable_db, read_only=True, now=now or clock.now(), folders=folders)
 
     @cached_property
     def scope(self) -> str:

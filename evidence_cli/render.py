@@ -166,15 +166,17 @@ def formatted(
     return table(columns, rows, max_width=max_width)
 
 
-def columns_of(cls: type) -> list[str]:
+def fields_of(cls: type) -> list[str]:
     """The columns a typed row prints as: its fields, in order."""
     return [f.name for f in dataclasses.fields(cls)]
 
 
-def formatted_rows(fmt: str, cls: type, rows: Sequence[Any], max_width: int = 80) -> str:
-    """Typed rows (dataclasses of `cls`) as `formatted` prints them, a column a field."""
-    columns = columns_of(cls)
-    return formatted(fmt, columns, [tuple(getattr(r, c) for c in columns) for r in rows], max_width)
+def formatted_rows(
+    fmt: str, rows: Sequence[Any], columns: Sequence[str], max_width: int = 80
+) -> str:
+    """Typed rows as `formatted` prints them: these of their fields, in this order."""
+    shown = [tuple(getattr(r, c) for c in columns) for r in rows]
+    return formatted(fmt, list(columns), shown, max_width)
 
 
 class TerminalSafe:

@@ -108,7 +108,10 @@ def test_a_mistake_is_one_line_and_exit_2(
     assert lines[0].startswith("evidence") and says in lines[0], lines[0]
 
 
-SCRIPT_CASES = [CASES[i] for i in (7, 17, 29, -1)]  # an id, a database, a config, a command
+# through the real console script: an id, a database, a config folder, a command
+SCRIPT_IDS = {"show nope", "status --db {missing}", "refresh --config {nowhere}", "no-such-command"}
+SCRIPT_CASES = [(a, says) for a, says in CASES if " ".join(a) in SCRIPT_IDS]
+assert len(SCRIPT_CASES) == len(SCRIPT_IDS), "a case of SCRIPT_IDS is gone from CASES"
 
 
 @pytest.mark.slow

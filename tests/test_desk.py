@@ -6,6 +6,7 @@ Chromium. Screenshots go to ci-artifacts/ (looked at by a person, kept by CI).""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,8 +18,9 @@ from pathlib import Path
 import httpx
 import pytest
 from servers import Page, WebServer
-from support import refresh_at, require_browser, write_config
+from support import evidence, refresh_at, require_browser, write_config
 
+from evidence_cli.desk import COOKIE
 from warehouse.db import connect
 
 pytestmark = pytest.mark.slow
@@ -185,6 +187,19 @@ def test_forged_posts_and_foreign_hosts_are_refused(desk: tuple[str, Path, Path]
     assert forged.status_code == 403
     # the same without an Origin header, with a token it could not read
     assert httpx.post(url + "update", data=form).status_code == 403
+    # each check refuses on its own: the page's own token and cookie, from another site
+    page = httpx.get(url)
+    token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert token is not None and page.cookies.get(COOKIE) == token[1]
+    # (an unknown source: were the guard passed, the action itself would answer 409)
+    own = {**form, "source_id": "nope", "csrf": token[1]}
+    cookies = {COOKIE: token[1]}
+    with httpx.Client(cookies=cookies) as client:
+        evil = client.post(url + "update", data=own, headers={"Origin": "http://evil.example"})
+        assert evil.status_code == 403 and "another site" in evil.text
+        assert client.post(url + "update", data=own).status_code == 409  # guard passed
+    no_cookie = httpx.post(url + "update", data=own)
+    assert no_cookie.status_code == 403 and "no token" in no_cookie.text
     # DNS rebinding: a name that resolves to us, but is not the host we serve
     host = httpx.get(url, headers={"Host": "evil.example"})
     assert host.status_code == 400
@@ -193,11 +208,8 @@ def test_forged_posts_and_foreign_hosts_are_refused(desk: tuple[str, Path, Path]
 
 def test_another_host_needs_a_token(catalog: tuple[Path, Path]) -> None:
     config, db = catalog
-    refused = subprocess.run(
-        [sys.executable, "-m", "evidence_cli", "ui", "--host", "0.0.0.0", "--port", "0",
-         "--config", str(config), "--db", str(db)],
-        capture_output=True,
-        text=True,
+    refused = evidence(
+        "ui", "--host", "0.0.0.0", "--port", "0", "--config", str(config), "--db", str(db),
         timeout=60,
     )  # fmt: skip
     assert refused.returncode == 2

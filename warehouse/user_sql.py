@@ -52,19 +52,11 @@ def stream_user_query(
     con: duckdb.DuckDBPyConnection, query: str, limit: int | None = None
 ) -> UserRows:
     """A user's query, as typed, on a connection that may only read the warehouse, its
-    rows streamed (see run_user_query for what it may not do)."""
+    rows streamed: one statement, no files, no ATTACH, no settings changed; a failure is a
+    QueryError of one line."""
     cursor = _start_user_query(con, query)
     columns = [d[0] for d in cursor.description or ()]
     return UserRows(cursor, columns, limit)
-
-
-def run_user_query(
-    con: duckdb.DuckDBPyConnection, query: str
-) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """A user's query, as typed, on a connection that may only read the warehouse (no
-    files, no ATTACH, no settings changes); a failure is a QueryError of one line."""
-    rows = stream_user_query(con, query)
-    return rows.columns, [r for batch in rows.batches() for r in batch]
 
 
 def _start_user_query(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.DuckDBPyConnection:

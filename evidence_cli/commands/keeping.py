@@ -27,10 +27,9 @@ def update(run: Run) -> int:
     from flows.commands.update import update_claim
 
     args = run.args
-    catalog = run.catalog
     done = update_claim(
-        catalog,
-        resolve_db(args.db, catalog.settings),
+        run.catalog,
+        run.db,
         args.record_id,
         args.claim_id,
         args.source,

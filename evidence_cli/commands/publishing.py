@@ -51,8 +51,8 @@ def site(run: Run) -> int:
     arg("dir", metavar="DIR", nargs="?", help="--format: the directory to write"),
 )
 def export(run: Run) -> int:
-    from evidence_cli.site import SITE_TITLE
     from flows.commands.export import write_tables, write_warc
+    from flows.commands.pages import SITE_TITLE
     from warehouse.exports import kept_pages
 
     args = run.args

@@ -9,10 +9,9 @@ from datetime import UTC, time
 from evidence_base.errors import EvidenceError, UnknownRecord
 from evidence_base.words import AlertKind
 from evidence_cli.registry import Run, arg, command, date_arg, day_arg, formats
-from evidence_cli.render import TerminalSafe, formatted, formatted_rows, table
+from evidence_cli.render import TerminalSafe, fields_of, formatted_rows
 from flows.runtime import clock
 from warehouse import queries
-from warehouse.db import session
 
 SQL_LIMIT = 10_000  # rows `evidence sql` prints unless told otherwise
 
@@ -36,7 +35,7 @@ def _limit_arg(value: str) -> int:
 def status(run: Run) -> int:
     with run.reading() as con:
         rows = queries.status(con)
-    print(formatted_rows(run.args.format, queries.StatusRow, rows, max_width=60))
+    print(formatted_rows(run.args.format, rows, fields_of(queries.StatusRow), max_width=60))
     return 0
 
 
@@ -121,8 +120,11 @@ def sources(run: Run) -> int:
     if not rows and args.format == "table":
         print("no failing source" if args.failing else "no sources")
         return 0
-    print(formatted_rows(args.format, queries.SourceStatusRow, rows, max_width=70))
+    print(formatted_rows(args.format, rows, fields_of(queries.SourceStatusRow), max_width=70))
     return 0
+
+
+DUE_COLUMNS = ["record_id", "source_id", "reason", "next_due", "change_rate", "url"]
 
 
 def _due_sources(run: Run) -> int:
@@ -130,19 +132,15 @@ def _due_sources(run: Run) -> int:
     time, against what is stored now."""
     args = run.args
     at = args.at or run.settings.schedule.next_run(clock.now())
-    with session(run.readable_db, read_only=True, now=at) as con:
+    with run.reading(now=at) as con:
         due = [d for d in queries.due_sources(con) if d.why is not None]
-    columns = ["record_id", "source_id", "reason", "next_due", "change_rate", "url"]
-    rows: list[tuple[object, ...]] = [
-        (d.record_id, d.source_id, d.reason, d.next_due, d.change_rate, d.url) for d in due
-    ]
     when = f"{'the run at' if args.at else 'the next scheduled run,'} {at:%Y-%m-%d %H:%M %Z}"
-    if not rows and args.format == "table":
+    if not due and args.format == "table":
         print(f"no source is due at {when}")
         return 0
     if args.format == "table":
-        print(f"{len(rows)} source(s) due at {when}:")
-    print(formatted(args.format, columns, rows, max_width=70))
+        print(f"{len(due)} source(s) due at {when}:")
+    print(formatted_rows(args.format, due, DUE_COLUMNS, max_width=70))
     return 0
 
 
@@ -163,7 +161,7 @@ def alerts(run: Run) -> int:
     with run.reading() as con:
         rows = queries.alerts(con, args.all, args.kind, args.since)
     if args.format != "table":
-        print(formatted_rows(args.format, queries.AlertRow, rows))
+        print(formatted_rows(args.format, rows, fields_of(queries.AlertRow)))
         return 0
     if not rows:
         filtered = [f"of kind {args.kind}"] if args.kind else []
@@ -180,8 +178,7 @@ def alerts(run: Run) -> int:
             + " (--all: every one kept)"
         )
         return 0
-    listed = [[getattr(r, c) for c in ALERT_COLUMNS] for r in rows]
-    print(table(ALERT_COLUMNS, listed, max_width=100))
+    print(formatted_rows("table", rows, ALERT_COLUMNS, max_width=100))
     return 0
 
 
@@ -197,11 +194,10 @@ def review(run: Run) -> int:
 
     with run.reading() as con:
         items = review_items(con, clock.now(), run.scope)
-    rows = [tuple(getattr(i, c) for c in QUEUE_COLUMNS) for i in items]
-    if not rows and run.args.format == "table":
+    if not items and run.args.format == "table":
         print("nothing to review: every claim holds, every source answers, no record is due")
         return 0
-    print(formatted(run.args.format, QUEUE_COLUMNS, rows, max_width=90))
+    print(formatted_rows(run.args.format, items, QUEUE_COLUMNS, max_width=90))
     return 0
 
 

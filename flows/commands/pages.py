@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from evidence_base.errors import UnknownRecord
+from evidence_base.meta import PROJECT_URL
 from extractors.grading import urgency
 from extractors.values import Freshness, Grade
 from flows.catalog import license_url
@@ -22,7 +23,6 @@ from warehouse.db import Connection
 from warehouse.keeping import QueueItem
 
 SITE_TITLE = "Evidence catalog"
-PROJECT_URL = "https://github.com/evidence-pipeline/evidence-pipeline"
 
 
 @dataclass(frozen=True, slots=True)
