@@ -26,9 +26,10 @@ from evidence_cli.report import report_text
 from evidence_cli.sample_server import SampleSite
 from evidence_cli.site import write_site
 from flows.catalog import load_catalog
+from flows.preflight import served_by
 from flows.runtime import clock
 from warehouse import queries
-from warehouse.db import check_database_file, connect, session
+from warehouse.db import check_database_file, connect
 from warehouse.lock import ensure_no_refresh, lock_path
 
 DEMO_DIR = Path(demo_site.__file__).resolve().parent
@@ -76,7 +77,7 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         print(f"evidence demo: serving {DEMO_DIR / 'pages'} at {site.base_url}", file=sys.stderr)
         print(f"== day 1, {_day(days[0])}: the first refresh ==")
         with _clock_at(days[0]):
-            print(report_text(run_refresh(config, db, None, verbose)))
+            print(report_text(run_refresh(config, db, verbose=verbose)))
         site.overlay = DEMO_DIR / "pages-day2"
         site.failing = {FAILING}
         print(
@@ -84,7 +85,7 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
             "the roundup fails =="
         )
         with _clock_at(days[1]):
-            second = run_refresh(config, db, None, verbose)
+            second = run_refresh(config, db, verbose=verbose)
         print(report_text(second))
     print("\n== the alerts it raised (evidence alerts) ==")
     print("\n".join(second.alerts) or "none")
@@ -125,8 +126,7 @@ def start_afresh(db: Path, demo_ids: set[str]) -> None:
     holding any other record is not the demo's to remove (one line, exit 2)."""
     if not check_database_file(db):
         return
-    with session(db, read_only=True) as con:
-        _, held = queries.served_catalog(con)
+    _, held = served_by(db)
     others = sorted(set(held) - demo_ids)
     if others:
         raise EvidenceError(

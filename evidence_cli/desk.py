@@ -37,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from evidence_base.errors import EvidenceError, WarehouseBusy
+from evidence_base.errors import EvidenceError, WarehouseBusy, WarehouseError
 from evidence_cli.diff import diff_report
 from evidence_cli.site import record_context, templates
 from extractors.values import Grade
@@ -105,6 +105,13 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         response.headers["Retry-After"] = "2"
         return response
 
+    def unusable(error: WarehouseError) -> HTMLResponse:
+        """A database the desk cannot read as it is (missing, of another release, not
+        ours): what to run, on a page of its own."""
+        return render(
+            "desk_done.html", status=503, heading="The database cannot be read", error=str(error)
+        )
+
     reader = ThreadPoolExecutor(1, thread_name_prefix="desk-queue")
 
     def read_index(grade: str | None) -> Response:
@@ -122,6 +129,8 @@ def desk_app(cfg: DeskConfig) -> Starlette:
                     cursor.close()
         except WarehouseBusy:
             return busy()
+        except WarehouseError as e:
+            return unusable(e)
         records = [r for r in catalog.records if grade in (None, "", r.grade)]
         counts = Counter(r.grade for r in catalog.records)
         return render(
@@ -149,6 +158,8 @@ def desk_app(cfg: DeskConfig) -> Starlette:
                 )
         except WarehouseBusy:
             return busy()
+        except WarehouseError as e:
+            return unusable(e)
         return render("record.html", page_diff=page_diff, **record_context(page, now))
 
     # reads and writes block: they run on worker threads, never on the server's loop

@@ -31,7 +31,7 @@ from flows.alerting import (
     record_moves,
     value_moves,
 )
-from flows.catalog import Settings, check_held, load_catalog, resolve_db
+from flows.catalog import Settings, load_settings, resolve_db
 from flows.fetching import check_engines
 from flows.pipeline import store_sources
 from flows.planning import (
@@ -41,13 +41,13 @@ from flows.planning import (
     plan_requests,
     quotes_by_url,
 )
+from flows.preflight import Selection, preflight, prepared
 from flows.reading import check_scheduler, cluster_runner
 from flows.runtime import Sealed, clock, command_scope, flush_run_logs, progress, started_at
 from flows.tasks import Extraction, capture_pages, check_and_grade, send_alerts
 from warehouse import alerts, keeping, queries, store
 from warehouse.alerts import EvidenceState, evidence_state
 from warehouse.db import session
-from warehouse.lock import refresh_lock
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -105,21 +105,25 @@ def refresh_flow(
     """
     started = time.monotonic()
     begun = started_at(started)  # the process's start, when the command line marked it
-    catalog = load_catalog(Path(config_dir))
-    selected = catalog.select(record_ids)
-    chosen = {r.id for r in selected}
-    asked = catalog.select_sources(source_ids) if source_ids else set()
-    if due and record_ids:  # a record named is asked for, every source of it
-        asked |= {(r.id, s.source_id) for r in selected for s in r.config.sources}
-    db = resolve_db(db_path, catalog.settings)
+    selection = Selection.from_parameters(record_ids, due, source_ids, prune)
     with ExitStack() as held:
-        try:
-            held.enter_context(refresh_lock(db))
-        except RefreshRunning as e:
-            progress(str(e))
-            # Prefect ends the run in the state a flow returns: cancelled, not failed. Its
-            # flow types know results only, not states.
-            return Cancelled(message=str(e))  # type: ignore[return-value]
+        db = (
+            resolve_db(db_path, Settings())
+            if db_path
+            else resolve_db(None, load_settings(Path(config_dir)))
+        )
+        ready = prepared(db, selection)  # the command line's, when it started this run
+        if ready is None:  # started by a deployment (serve, a work pool): nobody checked
+            try:
+                ready = held.enter_context(preflight(Path(config_dir), db, selection))
+            except RefreshRunning as e:
+                progress(str(e))
+                # Prefect ends the run in the state a flow returns: cancelled, not failed.
+                # Its flow types know results only, not states.
+                return Cancelled(message=str(e))  # type: ignore[return-value]
+        ready.prepare_file()
+        catalog, chosen = ready.catalog, ready.chosen
+        selected = chosen.records
         # Where pages are read (a Dask cluster answers before anything is written).
         runner = held.enter_context(cluster_runner(catalog.settings, Path(config_dir)))
         extracting = Extraction(runner)
@@ -130,9 +134,6 @@ def refresh_flow(
         now = clock.now()
         schedule = catalog.settings.schedule
         with session(db, now=now) as con:
-            # A run started by a deployment (serve, a work pool) was not checked by the
-            # command line: the database serves one catalog, whoever starts the run.
-            check_held(catalog, db, *queries.served_catalog(con), prune)
             alerts.note_run(con, run_id, now)
             before = evidence_state(con)
             store.sync_catalog(con, *catalog_rows(catalog), str(catalog.config_dir.resolve()), now)
@@ -145,8 +146,12 @@ def refresh_flow(
                 catalog.settings.fetch.dead_after.total_seconds(),
             )
             states = store.source_states(con)
+            asked = set(chosen.asked)
             only, reasons = (
-                due_pairs([d for d in queries.due_sources(con) if d.record_id in chosen], asked)
+                due_pairs(
+                    [d for d in queries.due_sources(con) if d.record_id in chosen.record_ids],
+                    asked,
+                )
                 if due
                 else (asked or None, None)
             )

@@ -23,6 +23,7 @@ from flows.checks import check_claims
 from flows.commands.check import run_check
 from flows.commands.offline import Evidence, grade_records
 from warehouse.db import connect
+from warehouse.release import latest_version
 
 PAGES = {
     "p": "Nimbus free tier. You get 500 GPU hours per month. Applications are open.",
@@ -301,8 +302,9 @@ def test_a_database_of_an_earlier_release_is_one_line_exit_2(
     code, out, err = run(capsys, "--config", str(catalog(tmp_path)), "--db", str(db))
     assert (code, out) == (2, "")
     assert err.strip() == (
-        f"evidence: the database at {db} was written by an earlier release: run `evidence "
-        "refresh` once to upgrade it (its history is kept), then try again"
+        f"evidence: the database at {db} was written by an earlier release (schema 6; this "
+        f"one writes {latest_version()}): run `evidence refresh` once to upgrade it in place "
+        "(its history is kept), then try again"
     )
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from warehouse.db import connect, migrate, migrations, stable_views, views
+from warehouse.db import connect, migrate, stable_views, views
+from warehouse.release import migrations
 
 
 def made(con: duckdb.DuckDBPyConnection) -> set[str]:

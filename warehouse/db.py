@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 import time
 import types
 import typing
@@ -27,6 +28,16 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 from evidence_base.errors import WarehouseBusy, WarehouseError, WarehouseMissing, first_line
+from evidence_base.pause import pause_point
+from warehouse.release import (
+    Found,
+    Release,
+    classify,
+    migrations,
+    require_readable,
+    require_writable,
+    upgraded,
+)
 
 READ_WAIT_S = 5.0  # how long a reader waits for a writer's lock before giving up
 # DuckDB's checkpoint merges small row groups (vacuum), rewriting every compressed body
@@ -42,21 +53,12 @@ DUCKDB_MAGIC = b"DUCK"  # at offset 8 of every DuckDB database file
 Connection = duckdb.DuckDBPyConnection  # for layers above, which never import duckdb
 Row = TypeVar("Row", bound="DataclassInstance")
 _LOCK_WORDS = ("Could not set lock", "Conflicting lock", "lock on file")
+_OURS = "different configuration"  # DuckDB's words for a reader and a writer in one process
 
 
 def sql_file(name: str) -> str:
     """The text of warehouse/sql/<name>."""
     return resources.files("warehouse.sql").joinpath(name).read_text(encoding="utf-8")
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """(version, name, sql) of every numbered migration, in order."""
-    out = []
-    for entry in resources.files("warehouse.migrations").iterdir():
-        m = re.match(r"^(\d+)_(\w+)\.sql$", entry.name)
-        if m:
-            out.append((int(m[1]), m[2], entry.read_text(encoding="utf-8")))
-    return sorted(out)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -117,8 +119,10 @@ def connect(
     wait_s: float | None = None,
     folders: Sequence[Path] = (),
 ) -> duckdb.DuckDBPyConnection:
-    """Open the database; a writer also applies pending migrations. A reader reaches no
-    file but those in `folders` (an export's output).
+    """Open the database under the schema policy (warehouse/release.py): a reader needs
+    the current release; a writer refuses a later release or a file not ours, and applies
+    pending migrations (`upgrade` does the same and says what it did). A reader reaches
+    no file but those in `folders` (an export's output).
 
     Both wait up to `wait_s` (default READ_WAIT_S) for another process's write
     lock, then raise WarehouseBusy. A writer's checkpoints do not merge row groups
@@ -127,55 +131,133 @@ def connect(
     path = Path(path)
     if read_only and not path.exists():
         raise WarehouseMissing(f"no database at {path}: run `evidence refresh` first")
+    con = _open(path, read_only, wait_s, folders)
+    try:
+        found = classify(con, path)
+        if read_only:
+            require_readable(found)
+        else:
+            require_writable(found)
+            migrate(con)
+        if now is not None:
+            set_now(con, now)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def upgrade(path: str | Path, wait_s: float | None = None) -> str | None:
+    """What a command that writes does first: refuse a later release or a file not ours
+    (one line, the file untouched), else make, finish or upgrade the file in one
+    transaction. What it did, in one line (None: nothing to say)."""
+    path = Path(path)
+    existed = check_database_file(path)
+    con = _open(path, False, wait_s, ())
+    try:
+        found = classify(con, path) if existed else Found(path, Release.NEW)
+        require_writable(found)
+        return upgraded(found, migrate(con))
+    finally:
+        con.close()
+
+
+@contextmanager
+def inspect(path: str | Path, wait_s: float | None = None) -> Iterator[tuple[Connection, Found]]:
+    """A reader's connection to a file of any release, with its release: what a writer's
+    preflight reads before it takes the file (the catalog it serves). The caller reads
+    nothing of a file that is not ours, and of an earlier one only what every release
+    has."""
+    path = Path(path)
+    con = _open(path, True, wait_s, ())
+    try:
+        yield con, classify(con, path)
+    finally:
+        con.close()
+
+
+def peek(path: str | Path) -> Found:
+    """The release of the file at path (NEW when there is none)."""
+    path = Path(path)
+    if not check_database_file(path):
+        return Found(path, Release.NEW)
+    with inspect(path) as (_, found):
+        return found
+
+
+# DuckDB keeps one instance of a file per process, however many connections share it:
+# the first connection locks it down, the others find it locked. The lock keeps two
+# threads from both being the first.
+_opening = threading.Lock()
+
+
+def _open(
+    path: Path, read_only: bool, wait_s: float | None, folders: Sequence[Path]
+) -> duckdb.DuckDBPyConnection:
+    """A connection to the file, locked down before any query reads it: a file is
+    someone else's (a database named by a pull request's settings.yaml), so no
+    extensions are installed or loaded and no other file is reached (but `folders`, a
+    reader's output); its settings are fixed once made. A reader spills to a private
+    temporary folder of this process, never beside the database, within a memory limit
+    and a size limit."""
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + (READ_WAIT_S if wait_s is None else wait_s)
-    # A reader is locked down whoever made the file (a database named by a pull request's
-    # settings.yaml is someone else's): no files, no extensions installed or loaded, its
-    # settings fixed once made. It spills to a private temporary folder of this process,
-    # never beside the database, within a memory limit.
-    config: dict[str, str | bool | int | float | list[str]] = (
-        {
-            "autoinstall_known_extensions": False,
-            "autoload_known_extensions": False,
+    config: dict[str, str | bool | int | float | list[str]] = {
+        "autoinstall_known_extensions": False,
+        "autoload_known_extensions": False,
+    }
+    if read_only:
+        config |= {
             "memory_limit": reader_memory_limit(),
             "temp_directory": _spill_directory(),
+            "max_temp_directory_size": SPILL_LIMIT,
         }
-        if read_only
-        else {}
-    )
     while True:
         try:
-            con = duckdb.connect(str(path), read_only=read_only, config=config)
-            break
+            with _opening:
+                con = duckdb.connect(str(path), read_only=read_only, config=config)
+                try:
+                    _lock_down(con, path, read_only, folders)
+                except BaseException:
+                    con.close()
+                    raise
+                return con
         except duckdb.Error as e:
-            if not any(w in str(e) for w in _LOCK_WORDS):
+            ours = _OURS in str(e)  # a connection of this process, of the other kind
+            if not ours and not any(w in str(e) for w in _LOCK_WORDS):
                 raise WarehouseError(f"cannot open database {path}: {first_line(e)}") from e
             if time.monotonic() >= deadline:
                 raise WarehouseBusy(
-                    f"a refresh is writing to {path}; try again when it finishes"
+                    f"{path} is open for another use in this process; try again"
+                    if ours
+                    else f"a refresh is writing to {path}; try again when it finishes"
                 ) from e
-            time.sleep(0.1)
-    con.execute("SET TimeZone = 'UTC'")
-    if now is not None:
-        set_now(con, now)
+        time.sleep(0.1)
+
+
+def _lock_down(
+    con: duckdb.DuckDBPyConnection, path: Path, read_only: bool, folders: Sequence[Path]
+) -> None:
+    allowed = sorted({str(p) for f in folders for p in (f.absolute(), f.resolve())})
+    row = con.execute(
+        "SELECT current_setting('lock_configuration'), current_setting('allowed_directories')"
+    ).fetchone()
+    locked, reach = row if row else (False, [])
+    if locked:  # another connection of this process made the instance
+        if not set(allowed) <= set(reach or []):
+            raise WarehouseBusy(f"{path} is open in this process for another use; try again")
+        return
+    con.execute("SET GLOBAL TimeZone = 'UTC'")
     if read_only:
-        try:
-            ensure_current(con, path)
-        except WarehouseError:
-            con.close()
-            raise
         con.execute("SET enable_progress_bar = false")  # rows go to stdout, not a bar
-        if folders:
-            allowed = sorted({str(p) for f in folders for p in (f.absolute(), f.resolve())})
+        if allowed:
             con.execute("SET allowed_directories = ?", [allowed])
-        con.execute("SET enable_external_access = false")
-        con.execute("SET lock_configuration = true")
     else:
         con.execute(NO_VACUUM)
         con.execute(CHECKPOINT_AT_CLOSE)
-        migrate(con)
-    return con
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
 
 
 # What a reader may hold in memory before it spills to disk, in DuckDB's words ("2GB",
@@ -193,36 +275,41 @@ def reader_memory_limit() -> str:
     return os.environ.get("EVIDENCE_MEMORY_LIMIT") or _reader_memory[0]
 
 
+# What a reader may write to its spill folder: a query past it fails, the disk stays.
+SPILL_LIMIT = "20GB"
+_SPILL_PREFIX = "evidence-spill-"
+
+
 @functools.cache
 def _spill_directory() -> str:
-    """A private folder of this process for a reader's spills, removed at exit."""
-    folder = tempfile.mkdtemp(prefix="evidence-spill-")
+    """A private folder of this process for a reader's spills, removed at exit; those
+    of processes that died without removing theirs (killed) are removed first."""
+    _remove_orphan_spills(Path(tempfile.gettempdir()))
+    folder = tempfile.mkdtemp(prefix=f"{_SPILL_PREFIX}{os.getpid()}-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
 
 
-def ensure_current(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    """A reader cannot migrate: a database of an earlier release (or of no release of
-    ours) is said in one line, whatever the command, before any query meets its older
-    tables."""
-    latest = max(version for version, _, _ in migrations())
+def _remove_orphan_spills(where: Path) -> None:
+    """Remove this account's spill folders whose process is gone (the pid in the name)."""
+    for folder in where.glob(f"{_SPILL_PREFIX}*"):
+        pid = folder.name.removeprefix(_SPILL_PREFIX).partition("-")[0]
+        try:
+            owned = folder.lstat().st_uid == os.getuid() and not folder.is_symlink()
+        except OSError:
+            continue
+        if owned and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
     try:
-        row = con.execute("SELECT max(version) FROM store.migrations").fetchone()
-    except duckdb.Error:
-        raise WarehouseError(
-            f"{path} is not a database of evidence-pipeline (it has no store.migrations): "
-            "give another --db PATH"
-        ) from None
-    if row is None or row[0] is None or row[0] < latest:
-        raise WarehouseError(
-            f"the database at {path} was written by an earlier release: run `evidence "
-            "refresh` once to upgrade it (its history is kept), then try again"
-        )
-    if row[0] > latest:
-        raise WarehouseError(
-            f"the database at {path} was written by a later release: upgrade "
-            "evidence-pipeline to read it"
-        )
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 @contextmanager
@@ -289,6 +376,7 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[int]:
         for view in wanted:
             con.execute(view.sql)
         con.execute("INSERT INTO store.views_made (digest) VALUES (?)", [digest])
+        pause_point("migrate")  # (the kill tests: all applied, nothing committed)
     return applied
 
 

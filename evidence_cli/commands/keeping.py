@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from evidence_base.errors import EvidenceError, UnknownRecord, WarehouseMissing
+from evidence_base.errors import EvidenceError, UnknownRecord, WarehouseError, WarehouseMissing
 from evidence_base.words import Render, Role
 from evidence_cli.registry import Run, arg, command, formats, settings_leniently
 from flows.catalog import config_dir_from, resolve_db
@@ -198,11 +198,16 @@ def plan(run: Run) -> int:
 )
 def ui(run: Run) -> int:
     from evidence_cli.desk import DeskConfig, is_loopback, serve_desk
+    from warehouse.db import peek
+    from warehouse.release import refusal
 
     args = run.args
     db = run.readable_db
     if not db.exists():
         raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
+    found = peek(db)  # an earlier release is served, each page saying what to run
+    if not found.writable:
+        raise WarehouseError(refusal(found))
     token = args.token or os.environ.get("EVIDENCE_UI_TOKEN") or None
     if not is_loopback(args.host) and token is None:
         raise EvidenceError(

@@ -6,8 +6,6 @@ import os
 
 from evidence_base.errors import EvidenceError
 from evidence_cli.registry import Run, arg, command
-from warehouse.db import check_database_file
-from warehouse.lock import ensure_no_refresh
 
 VERBOSE = arg("--verbose", action="store_true", help="show Prefect's own logs")
 
@@ -48,14 +46,12 @@ def refresh(run: Run) -> int:
         # catalog's own errors come first, as they do with a directory there
         _ = run.catalog
         raise EvidenceError(f"no directory {db.parent} for the database {db}: make it first")
-    check_database_file(db)
-    ensure_no_refresh(db)  # a second refresh exits at once, before Prefect starts
     from evidence_cli.report import report_text
     from flows.commands.run import run_refresh
+    from flows.preflight import Selection
 
-    report = run_refresh(
-        run.config_dir, db, args.record, args.verbose, args.due, args.source, prune=args.prune
-    )
+    selection = Selection.from_parameters(args.record, args.due, args.source, args.prune)
+    report = run_refresh(run.config_dir, db, selection, args.verbose)
     print(report_text(report, args.verbose))
     return 0
 
@@ -69,12 +65,9 @@ def refresh(run: Run) -> int:
 )
 def serve(run: Run) -> int:
     catalog = run.catalog
-    db = run.db
-    from flows.catalog import check_served
     from flows.commands.serve import serve
 
-    check_served(catalog, db if check_database_file(db) else None, prune=False)
-    return serve(catalog.config_dir, db, catalog.settings.schedule.cron, run.args.verbose)
+    return serve(catalog.config_dir, run.db, catalog.settings.schedule.cron, run.args.verbose)
 
 
 @command(

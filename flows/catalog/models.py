@@ -16,12 +16,10 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
-from evidence_base.errors import ConfigError
 from evidence_base.meta import DEFAULT_USER_AGENT
 from evidence_base.words import Render, Role
 from extractors.conditions import Amount, Condition, Expect
 from extractors.values import Status
-from flows.catalog.messages import did_you_mean
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # whole ids only: fullmatch, never `$`
 _DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*")
@@ -441,32 +439,3 @@ class Catalog:
     settings: Settings
     records: tuple[Record, ...]
     config_dir: Path
-
-    def select_sources(self, ids: list[str]) -> set[tuple[str, str]]:
-        """The (record, source) pairs named by `--source`: RECORD/SOURCE, or a source id
-        (every record's source of that id)."""
-        pairs = {(r.id, s.source_id) for r in self.records for s in r.config.sources}
-        chosen: set[tuple[str, str]] = set()
-        for name in ids:
-            rid, _, sid = name.rpartition("/")
-            found = {p for p in pairs if p[1] == sid and (not rid or p[0] == rid)}
-            if not found:
-                known = {f"{r}/{s}" for r, s in pairs} | {s for _, s in pairs}
-                raise ConfigError(
-                    str(self.config_dir / "records"),
-                    f"no source {name!r}{did_you_mean(name, known)}",
-                )
-            chosen |= found
-        return chosen
-
-    def select(self, record_ids: list[str] | None) -> tuple[Record, ...]:
-        if not record_ids:
-            return self.records
-        known = {r.id for r in self.records}
-        for rid in record_ids:
-            if rid not in known:
-                raise ConfigError(
-                    str(self.config_dir / "records"),
-                    f"no record {rid!r}{did_you_mean(rid, known)}",
-                )
-        return tuple(r for r in self.records if r.id in record_ids)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evidence_base.errors import EvidenceError, UnknownRecord, UnknownSource
+from flows.preflight import upgrade_file
 from flows.runtime import clock
 from warehouse import queries, store
 from warehouse.db import session
@@ -15,6 +16,7 @@ def accept_held(db: Path, record_id: str, source_id: str) -> int:
     """Accept every page of the source held for review, and grade again; how many were
     held (none is a one-line error)."""
     now = clock.now()
+    upgrade_file(db)
     with session(db, now=now) as con:
         sources = store.source_ids(con, record_id)
         if not sources:

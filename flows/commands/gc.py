@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 from evidence_base.errors import WarehouseMissing
+from flows.preflight import upgrade_file
 from flows.runtime import clock, progress
 from warehouse import compact, pages
 from warehouse.db import session
@@ -29,6 +30,7 @@ def collect(db: Path, keep_pages: int, fetches_before: datetime | None = None) -
     if not db.exists():
         raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
     with refresh_lock(db):
+        upgrade_file(db)
         compact.remove_spare(Path(os.path.realpath(db)))
         with session(db, now=clock.now()) as con:
             fetches = compact.drop_fetches(con, fetches_before) if fetches_before else 0

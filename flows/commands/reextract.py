@@ -7,6 +7,7 @@ from pathlib import Path
 from evidence_base.errors import WarehouseMissing
 from extractors.version import EXTRACTOR_VERSION
 from flows.checks import check_claims
+from flows.preflight import upgrade_file
 from flows.reading import ExtractJob, extract_jobs
 from flows.runtime import clock, progress
 from warehouse import bodies, pages, store
@@ -23,6 +24,7 @@ def reextract(db: Path, everything: bool = False) -> tuple[int, int]:
     if not db.exists():
         raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
     with refresh_lock(db):
+        upgrade_file(db)
         with session(db, now=clock.now()) as con:
             hashes, unkept = pages.stale_pages(con, EXTRACTOR_VERSION, everything)
         progress(f"re-extracting {len(hashes)} stored pages with extractor {EXTRACTOR_VERSION}")

@@ -1,9 +1,10 @@
 """One run of the refresh flow from the command line (`refresh`, `demo`).
 
-The catalog is read first (a config error is the one line said), then the Prefect
-server is found or started (its start overlaps the imports); the refresh lock is taken
-before the flow starts and held until it ends, so that a second refresh stops here with
-one line, never inside the flow.
+The preflight (flows/preflight.py) runs first: the catalog read (a config error is the
+one line said), the selection, the database's release and the catalog it serves checked,
+the refresh lock taken and the file made or upgraded, all before the Prefect server is
+asked for; the flow then finds it done. The lock is held until the flow ends, so that a
+second refresh stops with one line, never inside the flow.
 """
 
 from __future__ import annotations
@@ -16,66 +17,39 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evidence_base.errors import EvidenceError
-from flows.catalog import check_served, load_catalog
+from flows.preflight import Selection, preflight
 from flows.runtime import (
     configure_prefect,
     interrupted,
     prefect_api,
-    progress,
     stop_on_interrupt,
 )
-from warehouse.db import check_database_file
-from warehouse.lock import refresh_lock
 
 if TYPE_CHECKING:  # (imported by the flow, once the server is on its way)
     from flows.alerting import RunReport
 
 
 def run_refresh(
-    config_dir: Path,
-    db: Path,
-    record_ids: list[str] | None = None,
-    verbose: bool = False,
-    due: bool = False,
-    source_ids: list[str] | None = None,
-    prune: bool = False,
+    config_dir: Path, db: Path, selection: Selection | None = None, verbose: bool = False
 ) -> RunReport:
-    """Refresh every (or each named) record of the catalog into db (`due`: only the
-    sources due, and those named); the run's report. `prune`: a catalog may lack records
-    the database holds (they leave the views; their history stays)."""
+    """Refresh what `selection` asks (default: every record, every source) of the
+    catalog into db; the run's report."""
+    selection = selection or Selection()
     configure_prefect(verbose)
-    # A config error, a database of another catalog, or a Dask scheduler that does not
-    # answer, is the one line said.
-    catalog = load_catalog(config_dir)
-    exists = check_database_file(db)
-    check_served(catalog, db if exists else None, prune)
-    catalog.select(record_ids)
-    if source_ids:
-        catalog.select_sources(source_ids)
-    if catalog.settings.task_runner == "dask":
-        from flows.reading import check_scheduler
-
-        check_scheduler(catalog.settings, catalog.config_dir)
-    # (a second refresh stops at the lock; Ctrl-C is one line and exit 130)
-    with stop_on_interrupt(), refresh_lock(db), prefect_api() as api:
-        if not exists:  # (the first line says where the run goes; this one comes next)
-            progress(f"creating a new database at {db}")
+    # (Ctrl-C is one line and exit 130)
+    with stop_on_interrupt(), preflight(config_dir, db, selection) as ready, prefect_api() as api:
         with _uncollected():
             from flows.reading import FEW_PAGES, start_workers
             from flows.refresh import refresh_flow
 
+        ready.prepare_file()  # (the first line said where the run goes; this one next)
+        catalog = ready.catalog
         urls = {s.url for r in catalog.records for s in r.config.sources}
         if catalog.settings.task_runner == "threads" and len(urls) > FEW_PAGES:
             start_workers()  # they import the extractors while the server starts
         api.wait()
         state = refresh_flow(
-            str(catalog.config_dir),
-            str(db),
-            record_ids,
-            due,
-            source_ids,
-            prune,
-            return_state=True,
+            str(catalog.config_dir), str(db), **selection.parameters(), return_state=True
         )
     if interrupted():  # (whatever Prefect made of it)
         raise KeyboardInterrupt

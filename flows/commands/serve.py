@@ -33,8 +33,10 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
     # handler's CancelledError with a traceback; stopping cancels it on purpose.
     logging.getLogger("asyncio").addFilter(_not_cancelled)
     from flows.catalog import load_settings
+    from flows.preflight import Selection, check_serving
 
     due = load_settings(config_dir).schedule.mode == "due"  # fetch what is due, or all
+    check_serving(config_dir, db, Selection(due=due))
     parameters = {
         "config_dir": str(config_dir.resolve()),
         "db_path": str(db.resolve()),

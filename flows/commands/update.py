@@ -4,6 +4,8 @@ fetch), so that a record whose primary agrees is `documented` at once."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from flows.catalog import (
 )
 from flows.checks import check_claims
 from flows.planning import catalog_rows, keeping_rows
+from flows.preflight import upgrade_file
 from flows.runtime import clock
 from warehouse import keeping, store
 from warehouse.db import session
@@ -74,7 +77,7 @@ def update_claim(
         raise WarehouseMissing(f"no database at {db}: run `evidence refresh` first")
     path = Path(record.file)
     now = clock.now()
-    with refresh_lock(db), session(db, now=now) as con:
+    with refresh_lock(db), _upgraded(db), session(db, now=now) as con:
         stored = keeping.stored_file(con, record_id)
         if stored is None:
             raise EvidenceError(
@@ -122,6 +125,12 @@ def update_claim(
         store.grade_all(con)
         grade_after = keeping.record_grade(con, record_id)
     return Update(record_id, claim_id, check.source_id, path, diff, True, grade_before, grade_after)
+
+
+@contextmanager
+def _upgraded(db: Path) -> Iterator[None]:
+    upgrade_file(db)
+    yield
 
 
 def _choose(

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from warehouse.db import connect, migrations
+from warehouse.db import connect
+from warehouse.release import migrations
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "db" / "schema1.duckdb"
 
