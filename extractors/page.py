@@ -10,8 +10,8 @@ import htmldate
 
 from extractors.claims import fold
 from extractors.dates import page_dates
-from extractors.numbers import extract_numbers
-from extractors.statuses import extract_statuses
+from extractors.numbers import MAX_FIGURES, extract_numbers
+from extractors.statuses import MAX_HEADS, read_statuses
 from extractors.text import extract_main_text, parse_html
 from extractors.values import QuotedNumber, StatusMention
 
@@ -28,6 +28,9 @@ class PageExtraction:
     folded: str = ""  # the text folded for matching (extractors.claims.fold), made once
     published_on: date | None = None  # the page's own dates (extractors/dates.py)
     modified_on: date | None = None
+    # What was left unread of a page that holds more than a page of prose does (its
+    # reading is bounded by what it holds); None: all of it was read.
+    read_partly: str | None = None
 
 
 def extract_page(html: str, url: str | None, fetched_at: datetime) -> PageExtraction:
@@ -36,16 +39,22 @@ def extract_page(html: str, url: str | None, fetched_at: datetime) -> PageExtrac
     page = extract_main_text(html, url)
     folded = fold(page.text)  # for the status phrases here and the claims after
     published_on, modified_on = own_dates(html, page.text, fetched_at)
+    # a date without its year takes the page's (its newest), as its readers did
+    numbers = extract_numbers(page.text, fetched_at, modified_on or published_on)
+    statuses = read_statuses(page.text)
+    unread = [f"figures past the first {MAX_FIGURES:,}"] if len(numbers) >= MAX_FIGURES else []
+    if statuses.partly:
+        unread.append(f"status words past the first {MAX_HEADS:,}")
     return PageExtraction(
         page.title,
         page.text,
         page.method,
-        # a date without its year takes the page's (its newest), as its readers did
-        tuple(extract_numbers(page.text, fetched_at, modified_on or published_on)),
-        tuple(extract_statuses(page.text, folded)),
+        tuple(numbers),
+        statuses.mentions,
         folded,
         published_on,
         modified_on,
+        "; ".join(unread) or None,
     )
 
 

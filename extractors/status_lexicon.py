@@ -19,8 +19,13 @@ import yaml
 
 from extractors.values import Status
 
-GAP = r"(?:[\w'’-]+\s+){0,6}?"  # `*`: up to six other words
-LONG_GAP = r"(?:[\w'’-]+\s+){0,10}?"  # `**`: up to ten
+# Every pattern runs in linear time on any text: no two adjacent parts match the same
+# character. A word is letters joined by single hyphens; words are apart by white space
+# or one hyphen (with white space about it), never by a run a word could also take.
+WORD = r"[\w'’]+(?:-[\w'’]+)*"
+SEP = r"(?:\s*-\s*|\s+)"
+GAP = rf"(?:{WORD}\s+){{0,6}}?"  # `*`: up to six other words
+LONG_GAP = rf"(?:{WORD}\s+){{0,10}}?"  # `**`: up to ten
 KINDS = ("state", "verb", "intake", "invite", "noun")
 
 
@@ -66,7 +71,7 @@ def _alternatives(words: list[str]) -> str:
     """A regex matching any of these words or phrases (longest first), spaces as any run
     of white space or hyphens."""
     ordered = sorted(set(words), key=len, reverse=True)
-    return "(?:" + "|".join(r"[\s-]+".join(map(re.escape, w.split())) for w in ordered) + ")"
+    return "(?:" + "|".join(SEP.join(map(re.escape, w.split())) for w in ordered) + ")"
 
 
 def _token(token: str, lists: dict[str, list[str]]) -> str:
@@ -98,16 +103,16 @@ def _compile(
     literal = frozenset(
         w for t in tokens if "*" not in t and not t.startswith("{") for w in t.split("|")
     )
-    joined = r"[\s-]+".join(parts)
+    joined = SEP.join(parts)
     for gap in (GAP, LONG_GAP):
-        joined = joined.replace(gap + r"[\s-]+", gap)
+        joined = joined.replace(gap + SEP, gap)
     rest = re.compile(joined + r"(?![\w-])")
     before = None
     if head:
-        behind = r"[\s-]+".join(_token(t, lists) for t in tokens[:head])
+        behind = SEP.join(_token(t, lists) for t in tokens[:head])
         for gap in (GAP, LONG_GAP):
-            behind = behind.replace(gap + r"[\s-]+", gap)
-        ending = "$" if behind.endswith((GAP, LONG_GAP)) else r"[\s-]+$"
+            behind = behind.replace(gap + SEP, gap)
+        ending = "$" if behind.endswith((GAP, LONG_GAP)) else SEP + "$"
         before = re.compile(r"(?<![\w-])" + behind + ending)
     tail = head < len(tokens) - 1
     return forms, Predicate(status, kind, words, negated, rest, before, literal, tail)
@@ -125,7 +130,7 @@ def _trie(words: Iterable[str]) -> str:
 
     def emit(node: dict) -> str:
         alts = [
-            (r"[\s-]+" if ch == " " else re.escape(ch)) + emit(sub)
+            (SEP if ch == " " else re.escape(ch)) + emit(sub)
             for ch, sub in sorted(node.items())
             if ch
         ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass
 from itertools import pairwise
 
 from extractors import clauses
@@ -68,30 +69,52 @@ NOT_HEADLINE |= {"get", "got", "make", "made", "find", "found", "see", "say", "s
 _PLAIN = (("’", "'"), ("‘", "'"), ("\u00a0", " "), ("“", '"'), ("”", '"'))
 BANNER_WORDS = 4  # a heading's length: "Registration is now closed"
 WINDOW = 90  # characters before a head word searched for its predicate's first words
+REACH = 600  # characters either side of a head word that its clause is looked for in
+MAX_HEADS = 3000  # status words read on one page: the rest of it is read in part
+
+
+@dataclass(frozen=True, slots=True)
+class StatusReading:
+    """What a page states, and whether it was read only in part (past MAX_HEADS)."""
+
+    mentions: tuple[StatusMention, ...]
+    partly: bool = False
 
 
 def extract_statuses(text: str, folded: str | None = None) -> list[StatusMention]:
     """Every status the text states as current, each with the words that state it (as
     written) and its sentence; one per status and sentence, in reading order. `folded`
     is accepted for callers that have the folded text; the reader does not need it."""
+    return list(read_statuses(text).mentions)
+
+
+def read_statuses(text: str) -> StatusReading:
+    """extract_statuses, saying whether the page was read in part: its work is bounded
+    by what it holds, at most MAX_HEADS status words, each read within REACH characters."""
     lex = lexicon()
     low = _lower(text)
     spans: list[tuple[int, int]] | None = None
     starts: list[int] = []
     found: list[StatusMention] = []
     seen: set[tuple[Status, int]] = set()
-    for m in lex.heads.finditer(low):
+    partly = False
+    for n, m in enumerate(lex.heads.finditer(low)):
+        if n == MAX_HEADS:  # a page of status words by the thousand is read in part
+            partly = True
+            break
         if spans is None:
             spans = sentence_spans(text)
             starts = [s for s, _ in spans]
         at = bisect.bisect_right(starts, m.start()) - 1
         if at < 0:
             continue
-        match = _predicate(lex, low, m, spans[at])
+        # the words about the head, however long its "sentence" (a wall of text)
+        around = (max(spans[at][0], m.start() - REACH), min(spans[at][1], m.end() + REACH))
+        match = _predicate(lex, low, m, around)
         if match is None:
             continue
         predicate, start, end = match
-        clause = clauses.clause_at(low, spans[at], start, m.start(), end, predicate.literal)
+        clause = clauses.clause_at(low, around, start, m.start(), end, predicate.literal)
         status = read(predicate, clause, low[m.start() : m.end()], text)
         if status is None or (status, at) in seen:
             continue
@@ -101,7 +124,7 @@ def extract_statuses(text: str, folded: str | None = None) -> list[StatusMention
             begin -= 1  # the whole word of a contraction: "We're", not "'re"
         phrase = text[begin:end]
         found.append(StatusMention(status, phrase, text[spans[at][0] : spans[at][1]]))
-    return _after_banner(found)
+    return StatusReading(tuple(_after_banner(found)), partly)
 
 
 def _after_banner(found: list[StatusMention]) -> list[StatusMention]:

@@ -209,6 +209,10 @@ def _write_batch(
     rows = fetch_rows(results, plan)
     was = {(f.record_id, f.source_id): _newest(states, f) for f in rows}
     written = store.write_fetches(con, run_id, new_pages, rows, states, same_as)
+    partly = {p.content_hash: p.read_partly for p in new_pages if p.read_partly}
+    for url in sorted({f.url for f in rows if f.content_hash in partly}):
+        digest = next(f.content_hash for f in rows if f.url == url and f.content_hash in partly)
+        progress(f"read in part: {url} ({partly[digest]})")
     states.update(written.states)  # what the batches after this one compare with
     added = written.snapshots
     checks = 0

@@ -59,6 +59,7 @@ class PageRow:
     fingerprint: bytes | None = None  # extractors.fingerprint.make; None: always read again
     published_on: date | None = None  # the page's own dates (extractors/dates.py)
     modified_on: date | None = None
+    read_partly: str | None = None  # what was left unread (extractors.page.PageExtraction)
 
     def __post_init__(self) -> None:
         if not self.text_hash:

@@ -105,6 +105,7 @@ def run_job(job: ExtractJob) -> Extracted:
         else None,
         published_on=page.published_on,
         modified_on=page.modified_on,
+        read_partly=page.read_partly,
     )
     if not job.quotes:
         return Extracted(job.digest, row)

@@ -4,7 +4,7 @@ CREATE VIEW snapshots AS
 SELECT s.snapshot_id, s.source_id, s.url, s.fetched_at, s.content_hash, p.title, p.text, p.bytes,
        s.via, s.record_id, s.render,
        EXISTS (SELECT 1 FROM store.bodies b WHERE b.content_hash = s.content_hash) AS html_kept,
-       p.published_on, p.modified_on, a.archived_url, a.archived_at
+       p.published_on, p.modified_on, a.archived_url, a.archived_at, p.read_partly
 FROM store.snapshots s JOIN store.pages p USING (content_hash)
 LEFT JOIN (
     SELECT url, content_hash, arg_max(archived_url, archived_at) AS archived_url,
