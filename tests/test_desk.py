@@ -264,3 +264,39 @@ def test_while_a_refresh_writes_the_page_says_so(desk: tuple[str, Path, Path]) -
         con.close()
     again = httpx.get(url)
     assert again.status_code == 200 and "page held for review" in again.text
+
+
+def test_fifty_requests_at_once_while_a_refresh_writes(desk: tuple[str, Path, Path]) -> None:
+    """Readers opened while others are open share the file's instance: fifty requests at
+    once all answer; while another process holds the file for writing they say so (503),
+    never 500; and the desk answers again when it lets go."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    url, _, db = desk
+    paths = ["", "records/acme"] * 25
+
+    def get(path: str) -> int:
+        return httpx.get(url + path, timeout=60).status_code
+
+    with ThreadPoolExecutor(50) as pool:
+        assert set(pool.map(get, paths)) == {200}
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); c.execute('BEGIN'); "
+            "print('held', flush=True); time.sleep(4); c.close()",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with ThreadPoolExecutor(50) as pool:
+            answered = list(pool.map(get, paths))
+        assert 500 not in answered and set(answered) <= {200, 503}, answered
+    finally:
+        holder.wait(timeout=30)
+    with ThreadPoolExecutor(8) as pool:
+        assert set(pool.map(get, ["", "records/acme"] * 4)) == {200}
