@@ -11,11 +11,13 @@ import os
 import time
 from pathlib import Path
 
+from evidence_base import environment
+
 WAIT_S = 60.0
 
 
 def pause_point(name: str) -> None:
-    folder = os.environ.get("EVIDENCE_PAUSE_DIR")
+    folder = environment.get("EVIDENCE_PAUSE_DIR")
     if not folder:
         return
     root = Path(folder)

@@ -8,7 +8,6 @@ package, so that an installed wheel has them too.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -76,7 +75,7 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         start_afresh(db, {r.id for r in catalog.records})
         print(f"evidence demo: serving {DEMO_DIR / 'pages'} at {site.base_url}", file=sys.stderr)
         print(f"== day 1, {_day(days[0])}: the first refresh ==")
-        with _clock_at(days[0]):
+        with clock.at(days[0]):
             print(report_text(run_refresh(config, db, verbose=verbose)))
         site.overlay = DEMO_DIR / "pages-day2"
         site.failing = {FAILING}
@@ -84,7 +83,7 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
             f"\n== day 2, {_day(days[1])}: a primary page writes another figure; "
             "the roundup fails =="
         )
-        with _clock_at(days[1]):
+        with clock.at(days[1]):
             second = run_refresh(config, db, verbose=verbose)
         print(report_text(second))
     print("\n== the alerts it raised (evidence alerts) ==")
@@ -136,20 +135,6 @@ def start_afresh(db: Path, demo_ids: set[str]) -> None:
     print(f"evidence demo: starting {db} afresh", file=sys.stderr)
     for path in (db, db.with_name(db.name + ".wal"), lock_path(db)):
         path.unlink(missing_ok=True)
-
-
-@contextmanager
-def _clock_at(when: datetime) -> Iterator[None]:
-    """EVIDENCE_NOW at `when` for the block (the refresh reads the clock through it)."""
-    saved = os.environ.get("EVIDENCE_NOW")
-    os.environ["EVIDENCE_NOW"] = when.isoformat()
-    try:
-        yield
-    finally:
-        if saved is None:
-            os.environ.pop("EVIDENCE_NOW", None)
-        else:
-            os.environ["EVIDENCE_NOW"] = saved
 
 
 def _day(when: datetime) -> str:

@@ -20,7 +20,6 @@ Safety, for a server that can change a catalog:
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import secrets
 import socket
 from collections import Counter
@@ -41,7 +40,7 @@ from evidence_base.errors import EvidenceError, WarehouseBusy, WarehouseError
 from evidence_cli.diff import diff_report
 from evidence_cli.site import record_context, templates
 from extractors.values import Grade
-from flows.catalog import load_catalog
+from flows.catalog import is_loopback, load_catalog
 from flows.commands import pages
 from flows.runtime import clock, command_scope
 from warehouse.db import session, set_now
@@ -65,15 +64,6 @@ class DeskConfig:
     host: str
     port: int
     token: str | None
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def desk_app(cfg: DeskConfig) -> Starlette:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 import evidence_cli.commands  # noqa: F401  (registers every command)
+from evidence_base import environment
 from evidence_base.errors import EvidenceError, first_line
 from evidence_base.meta import __version__
 from evidence_cli.registry import REGISTRY
@@ -91,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # `evidence` alone
         parser.print_help()
         return 0
+    for typo in environment.unknown():  # most likely a typo of a variable it reads
+        print(f"evidence: {printable(typo)} is not a variable evidence reads", file=sys.stderr)
     try:
         return COMMANDS[args.command](args)
     except EvidenceError as e:

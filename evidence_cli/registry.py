@@ -12,7 +12,6 @@ stops the command before it does anything.
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from evidence_base import environment
 from evidence_base.errors import ConfigError, WarehouseMissing
 from flows.catalog import (
     Catalog,
@@ -116,7 +116,8 @@ class Run:
         the default ./config may be absent (a database read with --db alone)."""
         if "catalog" in self.__dict__:  # read already, settings and all
             return self.catalog.settings
-        if (self.args.config or os.environ.get("EVIDENCE_CONFIG")) and not self.config_dir.is_dir():
+        named = self.args.config or environment.get("EVIDENCE_CONFIG")
+        if named and not self.config_dir.is_dir():
             raise ConfigError(str(self.config_dir), "no such config directory: pass --config DIR")
         return load_settings(self.config_dir) if self.config_dir.is_dir() else Settings()
 

@@ -10,7 +10,6 @@ one browser while the others are fetched.
 from __future__ import annotations
 
 import ctypes
-import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from prefect.futures import PrefectFuture
 
+from evidence_base import environment
 from evidence_base.words import Render
 from extractors.version import EXTRACTOR_VERSION
 from flows.catalog import FetchSettings
@@ -33,7 +33,7 @@ from warehouse.rows import FetchRow, SourceState
 
 # Bodies per batch (EVIDENCE_BATCH_SIZE tunes it; the reliability tests shrink it). Each
 # batch is a task run and one write session.
-BATCH_SIZE = int(os.environ.get("EVIDENCE_BATCH_SIZE") or 250)
+BATCH_SIZE = int(environment.get("EVIDENCE_BATCH_SIZE") or 250)
 WRITE_URLS = 4 * BATCH_SIZE  # URLs read before a write session stores them
 RAMP_STEPS = 3  # first batches of BATCH_SIZE / 8, / 4, / 2 unconditional requests
 

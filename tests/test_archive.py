@@ -30,7 +30,12 @@ def spn2() -> Iterator[SaveServer]:
 
 
 def catalog(
-    tmp_path: Path, web: WebServer, spn2: SaveServer, per_minute: int = 2, shared: bool = False
+    tmp_path: Path,
+    web: WebServer,
+    spn2: SaveServer,
+    per_minute: int = 2,
+    shared: bool = False,
+    key_env: str = "EVIDENCE_SECRET_SPN2",
 ) -> Path:
     """Four records of one primary each: three pages confirm their claim, one does not
     (`shared`: a fifth record cites the first one's page)."""
@@ -58,7 +63,7 @@ def catalog(
         tmp_path,
         "".join(records),
         f"database: {tmp_path / 'w.duckdb'}\nfetch: {{retries: 0}}\n"
-        f"archive: {{save: '{spn2.base}', per_minute: {per_minute}, key_env: SPN2_KEY}}\n",
+        f"archive: {{save: '{spn2.base}', per_minute: {per_minute}, key_env: {key_env}}}\n",
     )
 
 
@@ -81,7 +86,7 @@ def test_captures_are_sent_once_each_in_order_at_the_rate(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setenv("SPN2_KEY", "access:secret")
+    monkeypatch.setenv("EVIDENCE_SECRET_SPN2", "access:secret")
     config = catalog(tmp_path, web, spn2, shared=True)
     db = tmp_path / "w.duckdb"
     urls = [web.url(f"/r{r}") for r in range(3)]
@@ -219,3 +224,21 @@ def test_the_archive_step_never_fails_a_refresh(
     refresh_at(config, db, T0, monkeypatch)
     refresh_at(config, db, T0 + timedelta(minutes=2), monkeypatch)
     assert [state for *_, state, _ in captures(db)] == ["pending"] * 3
+
+
+@pytest.mark.slow
+def test_a_catalog_never_sends_a_variable_it_may_not_name(
+    prefect_harness: None,
+    web: WebServer,
+    spn2: SaveServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A pull request's settings naming the CI's own token as the archive's key: the
+    captures go without it, and the run says why."""
+    monkeypatch.setenv("CI_DEPLOY_TOKEN", "ghp_not-for-the-archive")
+    config = catalog(tmp_path, web, spn2, key_env="CI_DEPLOY_TOKEN")
+    refresh_at(config, tmp_path / "w.duckdb", T0, monkeypatch)
+    assert spn2.posts and {auth for _, _, auth in spn2.posts} == {None}
+    assert "archive.key_env 'CI_DEPLOY_TOKEN' ignored" in capsys.readouterr().err

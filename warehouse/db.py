@@ -27,6 +27,7 @@ import duckdb
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
+from evidence_base import environment
 from evidence_base.errors import WarehouseBusy, WarehouseError, WarehouseMissing, first_line
 from evidence_base.pause import pause_point
 from warehouse.release import (
@@ -272,7 +273,7 @@ def limit_readers(memory_limit: str) -> None:
 
 
 def reader_memory_limit() -> str:
-    return os.environ.get("EVIDENCE_MEMORY_LIMIT") or _reader_memory[0]
+    return environment.get("EVIDENCE_MEMORY_LIMIT") or _reader_memory[0]
 
 
 # What a reader may write to its spill folder: a query past it fails, the disk stays.

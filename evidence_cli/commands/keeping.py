@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
+from evidence_base import environment
 from evidence_base.errors import EvidenceError, UnknownRecord, WarehouseError, WarehouseMissing
 from evidence_base.words import Render, Role
 from evidence_cli.registry import Run, arg, command, formats, settings_leniently
@@ -197,7 +197,8 @@ def plan(run: Run) -> int:
     requires=["catalog"],  # a config error stops here, before anything is served
 )
 def ui(run: Run) -> int:
-    from evidence_cli.desk import DeskConfig, is_loopback, serve_desk
+    from evidence_cli.desk import DeskConfig, serve_desk
+    from flows.catalog import is_loopback
     from warehouse.db import peek
     from warehouse.release import refusal
 
@@ -208,7 +209,7 @@ def ui(run: Run) -> int:
     found = peek(db)  # an earlier release is served, each page saying what to run
     if not found.writable:
         raise WarehouseError(refusal(found))
-    token = args.token or os.environ.get("EVIDENCE_UI_TOKEN") or None
+    token = args.token or environment.get("EVIDENCE_UI_TOKEN")
     if not is_loopback(args.host) and token is None:
         raise EvidenceError(
             f"evidence ui on {args.host} needs --token (or EVIDENCE_UI_TOKEN): anyone who "

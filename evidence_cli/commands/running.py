@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-
+from evidence_base import environment
 from evidence_base.errors import EvidenceError
 from evidence_cli.registry import Run, arg, command
 
@@ -41,7 +40,7 @@ VERBOSE = arg("--verbose", action="store_true", help="show Prefect's own logs")
 def refresh(run: Run) -> int:
     args = run.args
     db = run.db
-    if (args.db or os.environ.get("EVIDENCE_DB")) and not db.parent.is_dir():
+    if (args.db or environment.get("EVIDENCE_DB")) and not db.parent.is_dir():
         # a typo in a path given is said, not made into a new warehouse; the
         # catalog's own errors come first, as they do with a directory there
         _ = run.catalog

@@ -8,13 +8,13 @@ or printed.
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from evidence_base import environment
 from evidence_base.errors import EvidenceError, first_line
 from evidence_base.words import AlertKind
 from flows.alerting.courier import Courier
@@ -30,7 +30,7 @@ from warehouse.lock import refresh_lock
 
 def notify_urls(configured: list[str]) -> list[str]:
     """alerts.notify plus EVIDENCE_NOTIFY (space separated), without repeats."""
-    urls = [*configured, *os.environ.get("EVIDENCE_NOTIFY", "").split()]
+    urls = [*configured, *(environment.get("EVIDENCE_NOTIFY") or "").split()]
     return list(dict.fromkeys(u for u in urls if u.strip()))
 
 

@@ -29,6 +29,7 @@ from flows.catalog.models import (
     source_slug,
     url_problem,
 )
+from flows.catalog.operator import Ignored, is_loopback
 from flows.catalog.schema import json_schema
 from flows.catalog.served import check_held, check_served
 from flows.catalog.writer import (
@@ -48,6 +49,7 @@ __all__ = [
     "CheckedCatalog",
     "ClaimConfig",
     "FetchSettings",
+    "Ignored",
     "Record",
     "RecordConfig",
     "RecordFile",
@@ -63,6 +65,7 @@ __all__ = [
     "did_you_mean",
     "diff_text",
     "file_digest",
+    "is_loopback",
     "json_schema",
     "license_url",
     "load_catalog",

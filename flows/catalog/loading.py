@@ -10,22 +10,24 @@ by the models (flows/catalog/models.py).
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from evidence_base import environment
 from evidence_base.errors import ConfigError
 from evidence_base.words import Render
 from flows.catalog.messages import config_errors, did_you_mean
 from flows.catalog.models import Catalog, Record, RecordConfig, Settings, source_slug
+from flows.catalog.operator import Ignored, operator_settings
 from flows.catalog.yaml_lines import Lines, load_yaml, read_config_file
+from flows.runtime import progress
 
 
 def config_dir_from(flag: str | None) -> Path:
-    return Path(flag or os.environ.get("EVIDENCE_CONFIG") or "config")
+    return Path(flag or environment.get("EVIDENCE_CONFIG") or "config")
 
 
 def load_settings(config_dir: Path) -> Settings:
@@ -36,10 +38,34 @@ def load_settings(config_dir: Path) -> Settings:
     return settings
 
 
-def _read_settings(config_dir: Path, problems: list[ConfigError]) -> Settings:
-    """settings.yaml, or the defaults with every mistake of it added to problems."""
+def _read_settings(
+    config_dir: Path, problems: list[ConfigError], ignored: list[Ignored] | None = None
+) -> Settings:
+    """settings.yaml (or the defaults) as in force: the keys only whoever runs evidence
+    may set taken within bounds, the environment's over them (flows/catalog/operator.py);
+    every mistake added to problems, every key out of bounds to `ignored` (and said once
+    on stderr)."""
+    found, out = operator_settings(_settings_file(config_dir, problems), config_dir)
+    for item in out:
+        _say_once(f"{config_dir / 'settings.yaml'}: {item.line()}")
+    if ignored is not None:
+        ignored.extend(out)
+    return found
+
+
+def _settings_file(config_dir: Path, problems: list[ConfigError]) -> Settings:
+    """settings.yaml as written, or the defaults with every mistake of it added."""
     path = config_dir / "settings.yaml"
     if not path.exists():
+        return Settings()
+    if not path.resolve().is_relative_to(config_dir.resolve()):
+        problems.append(
+            ConfigError(
+                str(path),
+                "a link to a file outside the catalog: settings.yaml must live in "
+                f"{config_dir} (copy it there)",
+            )
+        )
         return Settings()
     try:
         data, lines = load_yaml(path, problems=problems)
@@ -58,6 +84,15 @@ def _read_settings(config_dir: Path, problems: list[ConfigError]) -> Settings:
         return Settings()
 
 
+_said: set[str] = set()
+
+
+def _say_once(line: str) -> None:
+    if line not in _said:
+        _said.add(line)
+        progress(line)
+
+
 @dataclass(frozen=True, slots=True)
 class CheckedCatalog:
     """A catalog read to the end: the records without a mistake, and every mistake found
@@ -65,6 +100,7 @@ class CheckedCatalog:
 
     catalog: Catalog
     errors: tuple[ConfigError, ...]
+    ignored: tuple[Ignored, ...] = ()  # keys of settings.yaml out of a catalog's bounds
 
 
 _LOADED: dict[Path, tuple[tuple, CheckedCatalog]] = {}
@@ -127,7 +163,8 @@ def catalog_with(config_dir: Path, path: Path, text: str) -> Catalog:
 
 def _check_catalog(config_dir: Path, raw: dict[Path, bytes]) -> CheckedCatalog:
     problems: list[ConfigError] = []
-    settings = _read_settings(config_dir, problems)
+    ignored: list[Ignored] = []
+    settings = _read_settings(config_dir, problems, ignored)
     records: list[Record] = []
     seen: dict[str, str] = {}
     for path, content in raw.items():
@@ -175,7 +212,9 @@ def _check_catalog(config_dir: Path, raw: dict[Path, bytes]) -> CheckedCatalog:
                 continue
             window = record.freshness_window or settings.freshness_window
             records.append(Record(record, str(path), window, _claim_lines(record, lines, prefix)))
-    return CheckedCatalog(Catalog(settings, tuple(records), config_dir), tuple(problems))
+    return CheckedCatalog(
+        Catalog(settings, tuple(records), config_dir), tuple(problems), tuple(ignored)
+    )
 
 
 def _claim_lines(record: RecordConfig, lines: Lines, prefix: tuple) -> tuple[int | None, ...]:
@@ -267,7 +306,7 @@ def resolve_db(flag: str | None, settings: Settings) -> Path:
     A path that is there must be a regular file (a symlink to one is followed) outside
     the kernel's own files; anything else is a ConfigError before the file is opened.
     """
-    db = Path(flag or os.environ.get("EVIDENCE_DB") or settings.database)
+    db = Path(flag or environment.get("EVIDENCE_DB") or settings.database)
     real = db.resolve()
     if any(real.is_relative_to(d) for d in _SYSTEM_DIRS) or (real.exists() and not real.is_file()):
         raise ConfigError(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from evidence_base.errors import ConfigError
 from extractors.values import CheckOutcome
-from flows.catalog import check_catalog
+from flows.catalog import Ignored, check_catalog
 from flows.commands.offline import (
     DOUBTFUL,
     UNCHECKED,
@@ -47,6 +47,8 @@ class CheckReport:
     snapshots: int
     strict: bool = False
     only_files: frozenset[Path] | None = field(default=None)
+    ignored: tuple[Ignored, ...] = ()  # keys of settings.yaml out of a catalog's bounds
+    settings_file: Path | None = None
 
     def problems(self) -> list[Problem]:
         files = {e.file: i for i, e in reversed(list(enumerate(self.config_errors)))}
@@ -56,6 +58,17 @@ class CheckReport:
             for e in errors
             if self._wanted(e.file)
         ]
+        if self.settings_file is not None and self._wanted(str(self.settings_file)):
+            out += [
+                Problem(
+                    "error" if self.strict else "warning",
+                    "settings",
+                    str(self.settings_file),
+                    _line_of(self.settings_file, item.key),
+                    item.line(),
+                )
+                for item in self.ignored
+            ]
         for record in self.records:
             if not self._wanted(record.file):
                 continue
@@ -128,6 +141,16 @@ def _said(s: SourceOutcome) -> str:
     return f"{s.outcome} on {s.source_id} ({s.role})"
 
 
+def _line_of(path: Path, key: str) -> int | None:
+    """The line of settings.yaml that sets a dotted key's last part, when one does."""
+    leaf = key.rsplit(".", 1)[-1] + ":"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((i for i, line in enumerate(lines, 1) if line.strip().startswith(leaf)), None)
+
+
 def _catalog_file(config_dir: Path, path: Path) -> None:
     """A file `check FILE` may name: one that exists and is the catalog's (a mistyped
     path in CI must fail, not pass with nothing checked)."""
@@ -168,4 +191,6 @@ def run_check(
         snapshots=evidence.snapshots,
         strict=strict,
         only_files=None if only_files is None else frozenset(p.resolve() for p in only_files),
+        ignored=checked.ignored,
+        settings_file=config_dir / "settings.yaml",
     )

@@ -39,6 +39,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from evidence_base import environment
 from evidence_base.errors import first_line
 from evidence_base.pause import pause_point
 from evidence_base.words import Render
@@ -72,7 +73,7 @@ if TYPE_CHECKING:
 
     from flows.catalog import FetchSettings
 
-PAUSE = bool(os.environ.get("EVIDENCE_PAUSE_DIR"))
+PAUSE = bool(environment.get("EVIDENCE_PAUSE_DIR"))
 NOT_LOADED = frozenset({"image", "font", "media"})
 # Headers of a request the browser made that are not passed on (the connection's own, and
 # what this fetch decides itself), and of an answer that no longer hold once it is decoded.

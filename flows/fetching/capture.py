@@ -16,12 +16,13 @@ import os
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
 from evidence_base.errors import first_line
 from evidence_base.pause import pause_point
-from flows.catalog import ArchiveSettings, FetchSettings
+from flows.catalog import ArchiveSettings, FetchSettings, is_loopback
 from flows.fetching.attempts import FetchFailed
 from flows.fetching.bodies import ACCEPT_ENCODING, read_body
 from flows.fetching.http import send
@@ -60,6 +61,12 @@ def send_captures(
         "User-Agent": fetch.user_agent,
     }
     key = os.environ.get(settings.key_env or "", "") if settings.key_env else ""
+    parts = urlsplit(settings.save)
+    if key and parts.scheme != "https" and not is_loopback(parts.hostname or ""):
+        progress(
+            f"archive: the key is not sent to {settings.save}: a credential goes over https only"
+        )
+        key = ""
     if key:
         headers["Authorization"] = f"LOW {key}"
     report, polls = asyncio.run(_captures(db, settings, headers, now))

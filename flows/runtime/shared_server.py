@@ -30,6 +30,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from evidence_base import environment
 from flows.runtime.processes import alive, free_port, healthy, stop_process, wait_healthy
 
 IDLE_S = 900.0
@@ -59,12 +60,12 @@ class Running:
 
 def mode() -> str:
     """`shared` (the default) or `temporary`: a server of each run's own."""
-    return "temporary" if os.environ.get("EVIDENCE_PREFECT_SERVER") == "temporary" else "shared"
+    return "temporary" if environment.get("EVIDENCE_PREFECT_SERVER") == "temporary" else "shared"
 
 
 def idle_s() -> float:
     try:
-        return max(1.0, float(os.environ.get("EVIDENCE_PREFECT_SERVER_IDLE") or IDLE_S))
+        return max(1.0, float(environment.get("EVIDENCE_PREFECT_SERVER_IDLE") or IDLE_S))
     except ValueError:
         return IDLE_S
 
