@@ -7,7 +7,7 @@ from typing import Protocol, TypeVar
 
 from evidence_cli.render import cell, day, evidence_line, failing_note, freshness_line, table
 from extractors.conditions import Condition
-from extractors.printable import printable
+from extractors.printable import one_line, printable
 from extractors.values import CheckOutcome
 from warehouse.card import Card, ParsedExtract, ShownValue, SourceCheck, SourceHealthRow
 
@@ -97,7 +97,7 @@ def render_card(data: Card) -> str:
             for n in figures
         ]
         head = ["kind", "value", "unit", "subject", "qualifier", "raw"]
-        out.append(_indent(_indent(table(head, rows))))
+        out.append(_Block(_indent(_indent(table(head, rows)))))
     if not numbers:
         out.append("  (none)")
     out += ["", "Statuses:"]
@@ -110,22 +110,24 @@ def render_card(data: Card) -> str:
 
     out += ["", "Sources:"]
     out.append(
-        _indent(
-            table(
-                ["source", "role", "last outcome", "http", "last ok", "failures", "url"],
-                [
-                    (
-                        h.source_id,
-                        h.role,
-                        h.last_outcome or "never fetched",
-                        h.last_http_status,
-                        day(h.last_ok_at) if h.last_ok_at else "never",
-                        h.consecutive_failures,
-                        h.url,
-                    )
-                    for h in health
-                ],
-                max_width=80,
+        _Block(
+            _indent(
+                table(
+                    ["source", "role", "last outcome", "http", "last ok", "failures", "url"],
+                    [
+                        (
+                            h.source_id,
+                            h.role,
+                            h.last_outcome or "never fetched",
+                            h.last_http_status,
+                            day(h.last_ok_at) if h.last_ok_at else "never",
+                            h.consecutive_failures,
+                            h.url,
+                        )
+                        for h in health
+                    ],
+                    max_width=80,
+                )
             )
         )
     )
@@ -138,7 +140,12 @@ def render_card(data: Card) -> str:
                 f"  {h.source_id}: {h.needs_review}; add `render: browser` to the "
                 "source in its record file"
             )
-    return printable("\n".join(out))  # titles, fields and quotes are the user's and pages'
+    # titles, fields and quotes are the user's and pages': each line one line, escaped
+    return "\n".join(printable(e) if isinstance(e, _Block) else one_line(e) for e in out)
+
+
+class _Block(str):
+    """Lines of a card that are many on purpose (a table whose cells are one line each)."""
 
 
 def _held(record_id: str, health: list[SourceHealthRow]) -> list[str]:

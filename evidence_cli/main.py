@@ -23,7 +23,7 @@ from evidence_base import environment
 from evidence_base.errors import EvidenceError, first_line
 from evidence_base.meta import __version__
 from evidence_cli.registry import REGISTRY
-from extractors.printable import printable
+from extractors.printable import one_line
 from flows.runtime import mark_start
 
 EXIT_USER_ERROR = 2
@@ -93,11 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     for typo in environment.unknown():  # most likely a typo of a variable it reads
-        print(f"evidence: {printable(typo)} is not a variable evidence reads", file=sys.stderr)
+        print(f"evidence: {one_line(typo)} is not a variable evidence reads", file=sys.stderr)
     try:
         return COMMANDS[args.command](args)
     except EvidenceError as e:
-        print(f"evidence: {printable(str(e))}", file=sys.stderr)
+        print(f"evidence: {one_line(str(e))}", file=sys.stderr)
         return EXIT_USER_ERROR
     except Exception as e:
         if not type(e).__module__.startswith(("duckdb", "_duckdb")):
@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a database that is not ours to trust (a failing view, a file of another
         # make): one line, never a traceback that shows what it read
         print(
-            f"evidence: the database could not be read: {printable(first_line(e))}", file=sys.stderr
+            f"evidence: the database could not be read: {one_line(first_line(e))}", file=sys.stderr
         )
         return EXIT_USER_ERROR
     except KeyboardInterrupt:

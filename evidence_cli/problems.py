@@ -69,7 +69,7 @@ def _as_dict(p: Problem) -> dict[str, object]:
 def _workflow_command(p: Problem) -> str:
     """`::error file=F,line=L::message`, as docs/commands.md writes it, escaped as the runner
     reads it."""
-    props = [f"file={_escape_property(_shown(p.file))}"]
+    props = [f"file={_escape_property(_clean(_shown(p.file)))}"]
     if p.line:
         props.append(f"line={p.line}")
     return f"::{p.level} {','.join(props)}::{_escape(_clean(p.message))}"

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-from extractors.printable import printable, spreadsheet_safe
+from extractors.printable import one_line, printable, spreadsheet_safe
 from extractors.values import CheckOutcome, Freshness, Grade, Via
 from warehouse.card import ClaimState, SourceCheck, SourceHealthRow
 
@@ -31,8 +31,8 @@ MAX_CLAIMS_NAMED = 3
 
 
 def cell(value: Any) -> str:
-    """A value as a table shows it on a terminal (control characters escaped)."""
-    return printable(_plain(value))
+    """A value as a table shows it on a terminal: one line, control characters escaped."""
+    return one_line(_plain(value))
 
 
 def _plain(value: Any) -> str:

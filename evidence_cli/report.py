@@ -12,15 +12,16 @@ from __future__ import annotations
 from dataclasses import fields
 
 from evidence_cli.render import table
-from extractors.printable import printable
+from extractors.printable import one_line
 from flows.alerting import RunReport
 from warehouse.queries import RecordSummary
 
 
 def report_text(report: RunReport, verbose: bool = False) -> str:
-    lines = report.summary_lines(verbose)
+    # URLs, errors and figures came from pages: each line one line, escaped
+    lines = [one_line(line) for line in report.summary_lines(verbose)]
     if verbose:
         columns = [f.name for f in fields(RecordSummary)]
         rows = [[getattr(r, c) for c in columns] for r in report.records]
-        lines += ["", table(columns, rows)]
-    return printable("\n".join(lines))  # URLs, errors and figures came from pages
+        lines += ["", table(columns, rows)]  # (its cells are one line each)
+    return "\n".join(lines)

@@ -287,6 +287,10 @@ def closest_passage(folded_quote: str, page: NormalizedText) -> tuple[str, int] 
     if (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
         return None
     passage = page.span(start, end).strip()
+    # counted in the page's own characters: what folding drops (zero-width marks, soft
+    # hyphens) can make a short folded span a long one as written
+    if len(passage) > 2 * (end - start) + 2 * MAX_WORD:
+        return None
     return (passage, int(found.score)) if passage else None
 
 

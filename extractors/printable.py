@@ -27,6 +27,16 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+_BREAKS = re.compile("[\n\r\x0b\x0c\x85\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """`text` as one line of a terminal or a log: printable, with its line breaks shown as
+    escapes too (a break in a value would start a line of its own, which a CI runner
+    reads as a command when it starts with `::`)."""
+    return printable(_BREAKS.sub(_escape, text))
+
+
 def spreadsheet_safe(text: str) -> str:
     """A CSV cell's text, prefixed with `'` when a spreadsheet would run it as a formula."""
     return "'" + text if text.startswith(FORMULA_STARTS) else text

@@ -136,8 +136,8 @@ class RunPrefect:
     use it once the controller has kept a copy of its freshly migrated database (the
     template `migrated_prefect_home` copies), so that the copy holds no run."""
 
-    URL = "EVIDENCE_TESTS_PREFECT_API"
-    SHARED = "EVIDENCE_TESTS_SHARED_DIR"
+    URL = "PIPELINE_TESTS_PREFECT_API"
+    SHARED = "PIPELINE_TESTS_SHARED_DIR"
     FAILED = "prefect-failed.txt"
 
     def __init__(self) -> None:

@@ -7,7 +7,7 @@ import os
 
 from flows.runtime import Sealed
 
-UNPICKLES = "EVIDENCE_TEST_UNPICKLES"  # a file: one line (a pid) per batch unpickled
+UNPICKLES = "PIPELINE_TEST_UNPICKLES"  # a file: one line (a pid) per batch unpickled
 
 
 class Counted(Sealed):

@@ -12,6 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import httpx
+
 if TYPE_CHECKING:
     from warehouse.queries import RecordSummary
 
@@ -205,3 +207,17 @@ def processes(match: Callable[[bytes, bytes], bool]) -> list[int]:
         if match(cmd, environ):
             found.append(int(entry.name))
     return found
+
+
+def prefect_api(api: str) -> httpx.Client:
+    """An httpx client for a Prefect API this project started: each request carries the
+    CSRF token the server issues (as Prefect's own client does); plain requests that
+    change state are refused (flows/runtime/processes.py, server_env)."""
+    import secrets
+
+    client = secrets.token_hex(8)
+    token = httpx.get(f"{api}/csrf-token", params={"client": client}, timeout=30).json()
+    return httpx.Client(
+        headers={"Prefect-Csrf-Token": token["token"], "Prefect-Csrf-Client": client},
+        timeout=30,
+    )

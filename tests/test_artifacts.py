@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import one_source_catalog, refresh_at
+from support import one_source_catalog, prefect_api, refresh_at
 
 PAGE = "<html><main><p>Teams get {amount} in credits for the best runs.</p></main></html>"
 
@@ -75,8 +75,6 @@ def test_artifacts_on_a_real_prefect_server(
     import subprocess
     import sys
 
-    import httpx
-
     from flows.commands.serve import local_server
 
     web.routes["/p"] = Page(PAGE.format(amount="$2,000"))
@@ -99,14 +97,13 @@ def test_artifacts_on_a_real_prefect_server(
             timeout=300,
         )
         assert done.returncode == 0, done.stderr[-2000:]
-        logs = httpx.post(f"{api}/logs/filter", json={"limit": 200}, timeout=30)
+        client = prefect_api(api)
+        logs = client.post(f"{api}/logs/filter", json={"limit": 200})
         logs.raise_for_status()
         found = {}
         for key in ("evidence-status", "evidence-changes"):
-            answer = httpx.post(
-                f"{api}/artifacts/filter",
-                json={"artifacts": {"key": {"any_": [key]}}},
-                timeout=30,
+            answer = client.post(
+                f"{api}/artifacts/filter", json={"artifacts": {"key": {"any_": [key]}}}
             )
             answer.raise_for_status()
             found[key] = answer.json()

@@ -58,8 +58,8 @@ def site(web: WebServer) -> Iterator[WebServer]:
 @pytest.fixture
 def marker(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
     """An environment mark that a browser launched by this process would carry."""
-    mark = f"EVIDENCE_ENGINE_MARK={tmp_path.name}"
-    monkeypatch.setenv("EVIDENCE_ENGINE_MARK", tmp_path.name)
+    mark = f"PIPELINE_ENGINE_MARK={tmp_path.name}"
+    monkeypatch.setenv("PIPELINE_ENGINE_MARK", tmp_path.name)
     return mark
 
 

@@ -123,3 +123,19 @@ def test_quotes_shorter_than_the_minimum_have_no_closest_passage() -> None:
     assert len(quote) == CLOSEST_MIN_CHARS
     assert closest(quote, "all teams get 5 k each") is not None
     assert closest(quote[1:], "all teams get 5 k each") is None
+
+
+def test_a_closest_passage_is_bounded_in_the_page_s_own_characters() -> None:
+    """What folding drops (zero-width marks) cannot widen a hint into a wall of text."""
+    from extractors.claims import closest_passage, fold, normalize_text
+
+    quote = fold("Applications for the Nimbus research grant are open until May")
+    padded = (
+        "Intro. Applications"
+        + "\u200b" * 60_000
+        + " for the Nimbus research grant are closed until June."
+    )
+    assert closest_passage(quote, normalize_text(padded, fold(padded))) is None
+    plain = "Intro. Applications for the Nimbus research grant are closed until June."
+    found = closest_passage(quote, normalize_text(plain, fold(plain)))
+    assert found is not None and len(found[0]) < 100

@@ -84,3 +84,38 @@ def test_a_server_that_cannot_start_is_a_one_line_error() -> None:
         assert "\n" not in str(e.value)
     finally:
         server.stop()
+
+
+def test_a_server_of_ours_answers_no_other_origin_and_wants_its_csrf_token() -> None:
+    """A page of another origin can neither read the API (no CORS for it) nor change
+    anything (a state-changing request needs the server's CSRF token), while Prefect's
+    own client, which asks for one, works."""
+    import httpx
+
+    server = TemporaryServer().start()
+    try:
+        server.wait(timeout_s=90)
+        evil = {"Origin": "http://evil.example"}
+        read = httpx.get(f"{server.api_url}/health", headers=evil, timeout=10)
+        assert read.status_code == 200
+        assert "access-control-allow-origin" not in read.headers
+        preflight = httpx.options(
+            f"{server.api_url}/flow_runs/filter",
+            headers={**evil, "Access-Control-Request-Method": "POST"},
+            timeout=10,
+        )
+        assert "access-control-allow-origin" not in preflight.headers
+        forged = httpx.post(f"{server.api_url}/flow_runs/filter", json={}, timeout=10)
+        assert forged.status_code == 403
+        asked = httpx.get(
+            f"{server.api_url}/csrf-token", params={"client": "test"}, timeout=10
+        ).json()
+        allowed = httpx.post(
+            f"{server.api_url}/flow_runs/filter",
+            json={},
+            headers={"Prefect-Csrf-Token": asked["token"], "Prefect-Csrf-Client": "test"},
+            timeout=10,
+        )
+        assert allowed.status_code == 200
+    finally:
+        server.stop()

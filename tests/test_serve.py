@@ -11,10 +11,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import httpx
 import pytest
 from servers import Page, WebServer
-from support import read_until, wait_for_line
+from support import prefect_api, read_until, wait_for_line
 
 from evidence_base.errors import WarehouseError
 from warehouse.db import connect
@@ -80,7 +79,7 @@ def run_now(api: str, config: Path) -> None:
     while True:
         found = [
             d
-            for d in httpx.post(f"{api}/deployments/filter", json={}, timeout=10).json()
+            for d in prefect_api(api).post(f"{api}/deployments/filter", json={}).json()
             if d["parameters"].get("config_dir") == str(config.resolve())
         ]
         if found:
@@ -91,7 +90,7 @@ def run_now(api: str, config: Path) -> None:
     assert [s["schedule"]["cron"] for s in deployment["schedules"]] == ["* * * * *"]
     url = f"{api}/deployments/{deployment['id']}/create_flow_run"
     for _ in range(10):  # a busy server (its database locked by serve's own writes) says 503
-        asked = httpx.post(url, json={}, timeout=30)
+        asked = prefect_api(api).post(url, json={})
         if asked.status_code != 503:
             break
         time.sleep(1)

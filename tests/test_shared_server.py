@@ -16,7 +16,7 @@ import httpx
 import pytest
 import support
 from servers import Page, WebServer
-from support import write_config
+from support import prefect_api, write_config
 
 pytestmark = [pytest.mark.slow, pytest.mark.own_prefect]
 
@@ -77,7 +77,7 @@ def test_started_once_found_again_seen_in_its_ui_and_stopped(
     assert state(home)["pid"] == pid  # the same server, not a new one
     assert "quota on p: confirmed -> changed, 500 GPU hours -> 300 GPU hours" in second.stdout
     # both runs are in the server they used, and its UI answers
-    runs = httpx.post(f"{url}/api/flow_runs/filter", json={}, timeout=30).json()
+    runs = prefect_api(f"{url}/api").post(f"{url}/api/flow_runs/filter", json={}).json()
     assert [r["state_type"] for r in runs] == ["COMPLETED", "COMPLETED"]
     assert httpx.get(url, timeout=30).status_code == 200
     status = evidence(home, "server", "--config", str(config))

@@ -40,6 +40,10 @@ for line in sys.stdin:
 START_S = 20.0  # for the child to import its notifier, apart from any message's time
 
 
+class _Gone(Exception):
+    """The child ended (its output closed) before it answered."""
+
+
 class Courier:
     """Sends messages one at a time in a child process; use as a context manager."""
 
@@ -66,7 +70,12 @@ class Courier:
         except OSError:
             self.close(kill=True)
             return False, "the notifier stopped", False
-        line = self._line(limit_s)
+        try:
+            line = self._line(limit_s)
+        except _Gone:  # it died on this message (a crash, the OOM killer): no timeout
+            code = self.proc.wait() if self.proc is not None else None
+            self.close(kill=True)
+            return False, f"the notifier stopped (exit {code})", False
         if line is None:
             self.close(kill=True)
             return False, f"took longer than {limit_s:g} s", True
@@ -106,13 +115,17 @@ class Courier:
             text=True,
             start_new_session=True,  # its own group: killed whole, never by our Ctrl-C
         )
-        if self._line(START_S) != "ready":
+        try:
+            ready = self._line(START_S)
+        except _Gone:
+            ready = None
+        if ready != "ready":
             self.close(kill=True)
             return None
         return self.proc
 
     def _line(self, limit_s: float) -> str | None:
-        """The child's next line within `limit_s`, or None."""
+        """The child's next line within `limit_s`, or None; _Gone when it ended."""
         assert self.proc is not None and self.proc.stdout is not None
         deadline = time.monotonic() + limit_s
         out = self.proc.stdout
@@ -123,4 +136,6 @@ class Courier:
             ready, _, _ = select.select([out], [], [], left)
             if ready:
                 line = out.readline()
-                return line.strip() if line else None
+                if not line:
+                    raise _Gone
+                return line.strip()

@@ -306,7 +306,14 @@ def resolve_db(flag: str | None, settings: Settings) -> Path:
     A path that is there must be a regular file (a symlink to one is followed) outside
     the kernel's own files; anything else is a ConfigError before the file is opened.
     """
-    db = Path(flag or environment.get("EVIDENCE_DB") or settings.database)
+    named = flag or environment.get("EVIDENCE_DB") or settings.database
+    if any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in named):
+        raise ConfigError(
+            repr(named),
+            "the database path holds a control character (a line break, an escape): "
+            "give a path of printable characters",
+        )
+    db = Path(named)
     real = db.resolve()
     if any(real.is_relative_to(d) for d in _SYSTEM_DIRS) or (real.exists() and not real.is_file()):
         raise ConfigError(

@@ -20,7 +20,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from flows.runtime import configure_prefect, progress
-from flows.runtime.processes import die_with_parent, free_port, stop_child, wait_healthy
+from flows.runtime.processes import (
+    die_with_parent,
+    free_port,
+    server_env,
+    stop_child,
+    wait_healthy,
+)
 
 SERVER_START_TIMEOUT_S = 120.0  # a full `prefect server` takes longer than the temporary one
 
@@ -82,6 +88,7 @@ def local_server(log_path: Path) -> Iterator[str]:
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
+            env=server_env(port),
             preexec_fn=die_with_parent,
         )
     try:

@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from extractors.printable import printable
+from extractors.printable import one_line
 
 LOGGER = "evidence"
 _started: float | None = None  # see mark_start
@@ -52,7 +52,7 @@ def process_age() -> float:
 
 def progress(message: str) -> None:
     # messages name records, URLs and titles: the user's and the pages' words
-    print(f"evidence: {printable(message)}", file=sys.stderr, flush=True)
+    print(f"evidence: {one_line(message)}", file=sys.stderr, flush=True)
     logger = _run_logger()
     if logger is not None:
         logger.info(message)

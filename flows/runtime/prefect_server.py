@@ -24,7 +24,13 @@ from typing import Any
 
 from evidence_base.errors import EvidenceError
 from flows.runtime import shared_server
-from flows.runtime.processes import die_with_parent, free_port, stop_child, wait_healthy
+from flows.runtime.processes import (
+    die_with_parent,
+    free_port,
+    server_env,
+    stop_child,
+    wait_healthy,
+)
 
 # Set before Prefect is imported, never over the user's own settings.
 PREFECT_DEFAULTS = {
@@ -85,7 +91,7 @@ class TemporaryServer:
             "on",
         ]
         env = {
-            **os.environ,
+            **server_env(port),
             "PREFECT_UI_ENABLED": "0",
             "PREFECT__SERVER_EPHEMERAL": "1",  # what Prefect's own temporary server sets
             "PREFECT__SERVER_FINAL": "1",

@@ -99,3 +99,16 @@ def stop_child(child: subprocess.Popen, grace_s: float = 20.0) -> None:
         return
     stop_process(child.pid, grace_s, group=True)
     child.wait(timeout=10)
+
+
+def server_env(port: int) -> dict[str, str]:
+    """The environment of a Prefect server this project starts on 127.0.0.1:port: no other
+    origin may read or call it from a page (CORS to its own origin only), and a state-
+    changing request needs a CSRF token the server issued (Prefect's client asks for one)."""
+    return {
+        **os.environ,
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_SERVER_CORS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}",
+        "PREFECT_SERVER_CORS_ALLOWED_METHODS": "GET,POST,PUT,PATCH,DELETE",
+        "PREFECT_SERVER_CSRF_PROTECTION_ENABLED": "true",
+    }

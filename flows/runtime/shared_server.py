@@ -31,7 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from evidence_base import environment
-from flows.runtime.processes import alive, free_port, healthy, stop_process, wait_healthy
+from flows.runtime.processes import (
+    alive,
+    free_port,
+    healthy,
+    server_env,
+    stop_process,
+    wait_healthy,
+)
 
 IDLE_S = 900.0
 STATE = "evidence-server.json"
@@ -117,7 +124,7 @@ def ensure() -> tuple[Running, bool]:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # it outlives this command, and its signals
-                env={**os.environ, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"},
+                env=server_env(port),
             )
         running = Running(child.pid, f"http://127.0.0.1:{port}/api", _prefect_version(), idle_s())
         _write_state(running)

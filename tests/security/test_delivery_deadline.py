@@ -37,6 +37,7 @@ class Drip:
     def __init__(self) -> None:
         self.fast = False
         self.received: list[str] = []
+        self.arrived = threading.Event()  # a message reached it
         self.stop = threading.Event()
         drip = self
 
@@ -48,6 +49,7 @@ class Drip:
 
             def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                drip.arrived.set()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", "100")
@@ -162,3 +164,28 @@ def test_a_refresh_with_a_dripping_endpoint_exits_once_its_work_is_done(
     # Prefect's start-up and the run, then one message's deadline: far from the drip's
     assert took < 90, took
     assert attempts(db) == [(1, False)]
+
+
+@pytest.mark.slow
+def test_a_notifier_that_dies_on_a_message_is_said_as_such_not_as_a_timeout(
+    drip: Drip,
+) -> None:
+    """The child dies while it sends (killed here; a crash or the OOM killer): the
+    message failed because the notifier stopped, at once, not after its deadline."""
+    import os
+    import signal
+
+    from flows.alerting.courier import Courier
+
+    with Courier() as courier:
+
+        def kill_when_sending() -> None:
+            drip.arrived.wait(30)
+            assert courier.proc is not None
+            os.kill(courier.proc.pid, signal.SIGKILL)
+
+        threading.Thread(target=kill_when_sending, daemon=True).start()
+        start = time.monotonic()
+        said = courier.send(drip.url("/hook"), "t", "b", limit_s=60)
+    assert said == (False, "the notifier stopped (exit -9)", False)
+    assert time.monotonic() - start < 30

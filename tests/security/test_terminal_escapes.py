@@ -124,3 +124,83 @@ def test_an_error_line_escapes_what_the_user_typed(
     code, _, err = run(capsys, "show", f"x{CLEAR}", "--db", str(hostile))
     assert code == 2 and err.count("\n") == 1
     assert not raw_controls(err), err
+
+
+COMMAND = "\n::error::pwned"  # a line a CI runner would read as a workflow command
+
+
+def no_command_lines(text: str) -> bool:
+    return not any(line.lstrip().startswith("::") for line in text.splitlines())
+
+
+@pytest.fixture
+def commanding(tmp_path: Path) -> Path:
+    """A warehouse whose title, quote, URL and page text hold a line that would start a
+    workflow command in a CI log."""
+    from warehouse.rows import ClaimRow
+
+    db = tmp_path / "w.duckdb"
+    w = Warehouse(db)
+    store.sync_catalog(
+        w.con,
+        [RecordRow("r", f"Title{COMMAND}", 86400, (("cost", f"free{COMMAND}"),), "r.yaml")],
+        [SourceRow("r", "p", f"https://example.org/p{COMMAND}", "primary")],
+        [ClaimRow("r", "c", f"quote{COMMAND}", None, None)],
+    )
+    new = w.fetch("p", T0, body=f"page words {COMMAND} here")
+    assert new is not None
+    store.write_checks(
+        w.con,
+        [CheckRow("r", "c", "p", new, "q", "absent", None, (), f"closest{COMMAND}", 80)],
+    )
+    w.grade(T0.replace(hour=8))
+    w.con.close()
+    return db
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("show", "r"),
+        ("status",),
+        ("sources",),
+        ("review",),
+        (
+            "sql",
+            "SELECT r.title, s.text, s.url FROM snapshots s JOIN record_status r USING (record_id)",
+        ),
+    ],
+)
+def test_no_value_starts_a_line_of_its_own(
+    commanding: Path, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    code, out, err = run(capsys, *argv, "--db", str(commanding))
+    assert code == 0, err
+    assert no_command_lines(out) and no_command_lines(err), out + err
+
+
+def test_an_error_line_is_one_line_whatever_it_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "status", "--db", str(tmp_path / f"x{COMMAND}.duckdb"))
+    assert code == 2 and err.count("\n") == 1 and no_command_lines(err), err
+
+
+def test_a_database_path_with_a_control_character_is_a_config_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config"
+    (config / "records").mkdir(parents=True)
+    (config / "settings.yaml").write_text('database: "data/x.duckdb\\n::error::pwned"\n')
+    code, _, err = run(capsys, "status", "--config", str(config))
+    assert code == 2 and err.count("\n") == 1 and no_command_lines(err), err
+    assert "control character" in err
+
+
+def test_github_annotations_escape_a_file_name(tmp_path: Path) -> None:
+    from evidence_cli.problems import _workflow_command
+    from flows.commands.check import Problem
+
+    line = _workflow_command(Problem("error", "config", f"a{TITLE_BAR}.yaml", 3, "bad"))
+    assert not raw_controls(line) and "\x07" not in line
+    assert line.startswith("::error file=a") and line.endswith("::bad")
