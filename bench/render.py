@@ -1,7 +1,7 @@
 """Benchmark: pages built by JavaScript, rendered in headless Chromium.
 
     python bench/render.py [--shells N] [--shell-concurrency C] [--pages N]
-                           [--concurrency C]
+                           [--concurrency C] [--no-watch]
 
 One run, four measures, side by side:
 
@@ -14,7 +14,9 @@ One run, four measures, side by side:
   and Chromium: PSS because Chromium's processes share most of their pages);
 - bare: the same heavy shells rendered by Playwright alone (no routing, no guard), with
   the same isolation rule (one context per host) and concurrency;
-- remote: the shells again through a `playwright run-server` started on 127.0.0.1.
+- remote: the shells again through a `playwright run-server` started on 127.0.0.1;
+
+and the memory watch's own CPU time over the run (`--no-watch`: the fetcher without it).
 
 Nothing leaves this machine: the corpus pages' scripts are removed, and every request
 a page makes to another address is refused. The last line is machine-readable.
@@ -264,7 +266,13 @@ def main() -> None:
     parser.add_argument("--shell-concurrency", type=int, default=16)
     parser.add_argument("--pages", type=int, default=100)
     parser.add_argument("--concurrency", type=int, default=FetchSettings().browser_concurrency)
+    parser.add_argument(
+        "--no-watch", action="store_true", help="without the renderers' memory watch (to cost it)"
+    )
     args = parser.parse_args()
+    from flows.fetching.renderers import MemoryWatch
+
+    MemoryWatch.enabled = not args.no_watch
     contents = [_LOADS.sub("", decode_body(p.html, None)[0] or "").encode() for p in load_corpus()]
     server = serve(contents)
     netloc = f"127.0.0.1:{server.server_address[1]}"
@@ -273,9 +281,11 @@ def main() -> None:
     c, sc = args.concurrency, args.shell_concurrency
 
     shells = through_fetcher(apps, netloc, sc)
+    watch_s = MemoryWatch.spent_s
     print(
         f"shells: {shells.pages} app shells at {sc} at once: {shells.ok} ok, "
-        f"{shells.filled} filled, {shells.seconds:.1f} s, {shells.per_s:.2f} pages/s"
+        f"{shells.filled} filled, {shells.seconds:.1f} s, {shells.per_s:.2f} pages/s; the "
+        f"memory watch's CPU {watch_s:.2f} s ({watch_s / shells.seconds:.1%} of one core)"
     )
     heavy = through_fetcher(heavy_urls, netloc, c, memory=True)
     print(
@@ -304,7 +314,8 @@ def main() -> None:
     print(
         f"render: shell_pages_per_s={shells.per_s:.2f} heavy_pages_per_s={heavy.per_s:.2f} "
         f"bare_pages_per_s={bare.per_s:.2f} heavy_vs_bare={heavy.per_s / bare.per_s:.2f} "
-        f"peak_pss_mb={heavy.peak_mb:.0f} remote_vs_local={remote.per_s / shells.per_s:.2f}"
+        f"peak_pss_mb={heavy.peak_mb:.0f} remote_vs_local={remote.per_s / shells.per_s:.2f} "
+        f"watch_cpu_s={MemoryWatch.spent_s:.2f}"
     )
 
 

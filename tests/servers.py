@@ -45,6 +45,7 @@ class WebServer:
         self.routes: dict[str, Page | Handler] = {}
         self.hits: Counter[str] = Counter()
         self.requests: list[tuple[str, dict[str, str]]] = []
+        self.times: list[tuple[str, float]] = []  # (path, monotonic time) of each GET
         self.posts: list[tuple[str, bytes]] = []
         self.post_status = 200  # what POST answers (a failing webhook: 500)
         self.post_delay_s = 0.0  # a slow webhook
@@ -101,6 +102,7 @@ class WebServer:
         with self._lock:
             self.hits[path] += 1
             self.requests.append((h.path, dict(h.headers.items())))
+            self.times.append((path, time.monotonic()))
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         answered = threading.Event()

@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from playwright.async_api import (
         Browser,
         BrowserContext,
+        CDPSession,
         Page,
         Request,
         Route,
@@ -337,6 +338,8 @@ class BrowserRenderer:
                 self.later.spawn(self._let_go(page))
 
         page.on("crash", crashed)
+        # a window the page opens is no page of ours: its scripts would run unwatched
+        page.on("popup", lambda popup: self.later.spawn(close_quietly(popup)))
         return page
 
     def engine(self, url: str) -> Engine:
@@ -354,11 +357,9 @@ class BrowserRenderer:
         browser = await engine.browser()
         document = _Document()
         started = time.monotonic()
-        watching = (
-            self.memory.rendering() if not engine.endpoint.remote else contextlib.nullcontext()
-        )
-        async with watching:
-            html = await self._render(request, engine, browser, document, deadline, reserve)
+        if not engine.endpoint.remote:
+            self.memory.start()  # this machine's renderers, watched until the fetcher closes
+        html = await self._render(request, engine, browser, document, deadline, reserve)
         if document.crashed and self.memory.killed_since(started):
             raise _too_much_memory()
         if document.failure is not None:
@@ -387,7 +388,11 @@ class BrowserRenderer:
                 held = await engine.context(
                     browser, host, self.limits.user_agent, self._guarded(request.url)
                 )
-                page = engine.idle_page(held, request.url) or await self._new_page(held.context)
+                page = engine.idle_page(held, request.url)
+                if page is not None:
+                    await _freeze(page, False)
+                else:
+                    page = await self._new_page(held.context)
             except Error as e:
                 raise await self._broken(engine, browser, document, e) from None
             self._loading[page] = (request.url, document)
@@ -412,6 +417,8 @@ class BrowserRenderer:
                     raise _too_much_memory() from None
                 raise await self._broken(engine, browser, document, e) from None
             healthy = not document.crashed
+            if healthy:  # its document read: its scripts stop while it waits as a spare tab
+                healthy = await _freeze(page, True)
         finally:
             if page is not None:
                 self._loading.pop(page, None)
@@ -546,6 +553,25 @@ class BrowserRenderer:
             except (httpx.HTTPError, *NOT_HTTP_ERRORS) as e:
                 raise failed(e) from None
             return response.status_code, _answer_headers(response.headers), body, url
+
+
+# Each tab's DevTools session, made once: what stops its scripts between its pages.
+_SESSIONS: weakref.WeakKeyDictionary[Page, CDPSession] = weakref.WeakKeyDictionary()
+
+
+async def _freeze(page: Page, frozen: bool) -> bool:
+    """Stop the page's scripts (its timers and tasks run no more) while its tab waits as
+    a spare, or let scripts run again for the tab's next page; whether it could."""
+    from playwright.async_api import Error
+
+    try:
+        session = _SESSIONS.get(page)
+        if session is None:
+            session = _SESSIONS[page] = await page.context.new_cdp_session(page)
+        await session.send("Emulation.setScriptExecutionDisabled", {"value": frozen})
+    except Error:
+        return False
+    return True
 
 
 async def _settle(

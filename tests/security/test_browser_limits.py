@@ -5,6 +5,7 @@ an endless body ends at the limit."""
 from __future__ import annotations
 
 import gzip
+import re
 import threading
 import time
 from datetime import UTC, datetime
@@ -164,3 +165,65 @@ def test_a_page_whose_scripts_take_memory_without_end_is_too_large(web: WebServe
     assert "memory" in (got[hog][-1].error or "")
     assert got[fine][-1].outcome is Outcome.OK
     assert time.monotonic() - started < 90
+
+
+# Opens windows and writes into them (their scripts would run on, outside any page of
+# ours), then says in its own text how many of them are closed.
+OPENER = """<html><body><main><p>The lab offers 40 seats this year.</p><p id="t"></p></main>
+<script>
+const opened = [];
+for (let i = 0; i < 4; i++) {
+  const w = window.open('about:blank', '_blank');
+  if (w) { w.document.write('<script>const k = []; setInterval(() => k.push(new ' +
+    'Float64Array(1 << 20).fill(1)), 50);<' + '/script>'); opened.push(w); }
+}
+setTimeout(() => {
+  document.getElementById('t').textContent =
+    'opened ' + opened.length + ', closed ' + opened.filter(w => w.closed).length;
+}, 600);
+</script></body></html>"""
+
+
+@pytest.mark.slow
+def test_windows_a_page_opens_are_closed_as_they_open(web: WebServer) -> None:
+    """A pop-up gets a renderer of its own, outside the page being read: it is closed as
+    it opens, and the page itself renders."""
+    web.routes["/opener"] = Page(OPENER)
+    got = render(web.url("/opener"))
+    assert got[-1].outcome is Outcome.OK, got[-1]
+    assert b"opened 4, closed 4" in (got[-1].body or b""), got[-1].body
+
+
+TICKER = """<html><head><title>0</title></head><body><main><p>The lab offers 40 seats this
+year.</p></main><script>
+window.ticks = 0;
+setInterval(() => { document.title = String(++window.ticks); }, 50);
+</script></body></html>"""
+
+
+@pytest.mark.slow
+def test_a_tab_stops_its_page_s_scripts_once_the_page_is_read(web: WebServer) -> None:
+    """A tab kept for the host's next page is frozen once its page is read: the page's
+    timers stop until the tab is woken for the next one (an idle tab once kept growing
+    past its renderer's limit, unwatched)."""
+    import asyncio
+
+    from flows.fetching.browser import _freeze, open_renderer
+
+    web.routes["/ticker"] = Page(TICKER)
+    url = web.url("/ticker")
+
+    async def read() -> tuple[int, int]:
+        async with open_renderer(LIMITS) as renderer:
+            assert renderer is not None
+            answer = await renderer.load(FetchRequest(url, render=Render.BROWSER))
+            assert answer.outcome is Outcome.OK, answer
+            read_at = int(re.search(rb"<title>(\d+)</title>", answer.body or b"")[1])
+            engine = renderer.engine(url)
+            (page,) = [p for held in engine._contexts.values() for p in held.idle]
+            await asyncio.sleep(1.0)
+            assert await _freeze(page, False)
+            return read_at, await page.evaluate("window.ticks")
+
+    read_at, woken = asyncio.run(read())
+    assert woken - read_at < 5  # a second frozen: not the twenty ticks of a live page
