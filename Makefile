@@ -8,7 +8,7 @@ UV := $(BIN)/uv
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 
-.PHONY: all browser demo test lint check bench lock clean
+.PHONY: all browser demo test lint check bench lock clean statuses-model
 
 all: $(STAMP)
 
@@ -49,6 +49,11 @@ check: lint test
 
 bench: $(STAMP)
 	$(BIN)/python bench/refresh.py --sources 500
+
+# The learned status reader's model, from the labelled pages beside the repository
+# (../shared/labels): after a change to the status features or a new batch of labels.
+statuses-model: $(STAMP)
+	$(BIN)/python bench/train_statuses.py
 
 # After a change to the dependencies in pyproject.toml: pin them again.
 lock: $(STAMP)

@@ -3,6 +3,7 @@
 EvidenceError                 anything the CLI turns into one line and exit 2
 ├── ConfigError               the user's config is wrong (file, line, fix)
 ├── RefreshRunning            a refresh already runs on this database
+├── RuleFileError             a rule file of extractors/data/ breaks its schema (a typo)
 ├── OutputRefused             an output path that is not a file or folder of the user's
 ├── UnknownId                 an id the user named that the catalog or database lacks
 │   ├── UnknownRecord
@@ -98,6 +99,11 @@ def known_hint(word: str, known: Iterable[str]) -> str:
         return near
     more = ", ..." if len(ids) > KNOWN_SHOWN else ""
     return f"; known: {', '.join(ids[:KNOWN_SHOWN])}{more}"
+
+
+class RuleFileError(EvidenceError):
+    """A rule file of extractors/data/ holds a key its schema does not know, or a value of
+    the wrong kind: the file and the key, in one line."""
 
 
 class RefreshRunning(EvidenceError):

@@ -77,8 +77,8 @@ def candidates(page: PageExtraction, limit: int = 12) -> list[Candidate]:
         _offer(found, folded, quote, _score(quote, score), _figure(n), _slug_number(n))
     for s in page.statuses:
         quote = _clause(s.sentence, s.phrase)
-        if quote is None:
-            continue
+        if quote is None or quote in found:
+            continue  # (a quote that holds a figure watches the figure: the more exact)
         _offer(found, folded, quote, _score(quote, STATUS_WEIGHT), _status(s), s.status.value)
     best = sorted(found.values(), key=lambda c: -c.score)
     # one quote a figure: a page repeats its headline figure (title, lead, body)

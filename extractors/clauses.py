@@ -289,7 +289,9 @@ def clause_at(
         chain_start = min(chain_start, w.start)
         i -= 1
     subject = tuple(before[max(0, i - 5) : i + 1])
-    determined = bool(before) and i == len(before) - 1 and before[i].text in DETERMINERS
+    # a determiner or a possessive right before it: "its cancelled IPO", "an applicant's
+    # withdrawn form"
+    determined = bool(before) and i == len(before) - 1 and before[i].text in DETERMINERS | {"'s"}
     if not subject and breaks and _coordinated(low, c0):
         # "closed for 2026 and open for 2027": the verb before "and" serves both
         previous = [w.text for w in words(low, breaks[-2] if len(breaks) > 1 else s0, c0)]

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from extractors.rule_files import check_rule_file
 from extractors.values import Outcome
 
 _HEAD_LIMIT = 300_000  # bytes of HTML looked at for titles, headings and markers
@@ -66,10 +67,38 @@ class Signals:
     placeholder_lines: frozenset[str] = frozenset()
 
 
+_TEXTS = {"type": "list", "of": "text"}
+SCHEMA = {
+    "type": "mapping",
+    "required": [
+        "not_found_phrases",
+        "not_found_titles",
+        "not_found_paths",
+        "blocked_titles",
+        "blocked_markers",
+    ],
+    "keys": {
+        name: _TEXTS
+        for name in (
+            "not_found_phrases",
+            "not_found_titles",
+            "not_found_paths",
+            "blocked_titles",
+            "blocked_markers",
+            "placeholder_lines",
+        )
+    },
+}
+
+
 @cache
 def signals() -> Signals:
-    raw = yaml.safe_load(
-        resources.files("extractors.data").joinpath("soft_failures.yaml").read_text("utf-8")
+    raw = check_rule_file(
+        "soft_failures.yaml",
+        yaml.safe_load(
+            resources.files("extractors.data").joinpath("soft_failures.yaml").read_text("utf-8")
+        ),
+        SCHEMA,
     )
     markers = tuple(m.lower() for m in raw["blocked_markers"])
     as_bytes = tuple(m.encode() for m in markers) if all(m.isascii() for m in markers) else None

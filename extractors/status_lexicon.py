@@ -17,6 +17,7 @@ from importlib import resources
 
 import yaml
 
+from extractors.rule_files import check_rule_file
 from extractors.values import Status
 
 # Every pattern runs in linear time on any text: no two adjacent parts match the same
@@ -26,7 +27,7 @@ WORD = r"[\w'’]+(?:-[\w'’]+)*"
 SEP = r"(?:\s*-\s*|\s+)"
 GAP = rf"(?:{WORD}\s+){{0,6}}?"  # `*`: up to six other words
 LONG_GAP = rf"(?:{WORD}\s+){{0,10}}?"  # `**`: up to ten
-KINDS = ("state", "verb", "intake", "invite", "noun")
+KINDS = ("state", "verb", "intake", "invite", "provide", "noun")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,7 @@ class Lexicon:
     needs_programme: frozenset[str]  # head words said of a named programme only
     needs_copula: frozenset[str]  # predicates that state nothing without a verb before
     unnegated: frozenset[str]  # predicates whose negation states nothing
+    past_forms: frozenset[str]  # forms of a verb read as its past ("ran", "shut")
 
 
 def inflect(verb: str, irregular: dict[str, list[str]]) -> set[str]:
@@ -97,7 +99,7 @@ def _compile(
         head = next(i for i, t in enumerate(tokens) if "*" not in t and not t.startswith("{"))
     word = tokens[head]
     forms = set(lists[word[1:-1]] if word.startswith("{") else word.split("|"))
-    if kind in ("verb", "intake", "invite") and not word.startswith("{"):
+    if kind in ("verb", "intake", "invite", "provide") and not word.startswith("{"):
         forms = {f for w in forms for f in inflect(w, raw["irregular"])}
     parts = [_alternatives(sorted(forms))] + [_token(t, lists) for t in tokens[head + 1 :]]
     literal = frozenset(
@@ -147,10 +149,30 @@ def head_key(words: str) -> str:
     return " ".join(re.split(r"[\s-]+", words.lower()))
 
 
+_TEXTS = {"type": "list", "of": "text"}
+_STATUS = {
+    "type": "mapping",
+    "keys": {"negated": "text", **{kind: _TEXTS for kind in KINDS}},
+}
+SCHEMA = {
+    "type": "mapping",
+    "required": ["irregular", "statuses", "words", "past_forms"],
+    "keys": {
+        "irregular": {"type": "mapping", "values": _TEXTS},
+        "past_forms": _TEXTS,
+        "statuses": {"type": "mapping", "keys": {s.value: _STATUS for s in Status}},
+        "needs_programme": _TEXTS,
+        "needs_copula": _TEXTS,
+        "negation_says_nothing": _TEXTS,
+        "words": {"type": "mapping", "values": _TEXTS},
+    },
+}
+
+
 @cache
 def lexicon() -> Lexicon:
     text = resources.files("extractors.data").joinpath("statuses.yaml").read_text("utf-8")
-    raw = yaml.safe_load(text)
+    raw = check_rule_file("statuses.yaml", yaml.safe_load(text), SCHEMA)
     by_head: dict[str, list[Predicate]] = {}
     for name, entry in raw["statuses"].items():
         negated = Status(entry["negated"]) if "negated" in entry else None
@@ -164,6 +186,20 @@ def lexicon() -> Lexicon:
     needs = frozenset(f for w in raw["needs_programme"] for f in inflect(w, raw["irregular"]))
     copula = frozenset(raw["needs_copula"])
     unnegated = frozenset(raw["negation_says_nothing"])
+    # past forms: each irregular verb's that end neither in -s nor -ing, and those the
+    # file lists that are the same as their verb ("shut", "put")
+    past = {
+        f
+        for verb, forms in raw["irregular"].items()
+        for f in forms
+        if f != verb and not f.endswith(("s", "ing"))
+    } | set(raw["past_forms"])
     return Lexicon(
-        {k: tuple(v) for k, v in by_head.items()}, heads, words, needs, copula, unnegated
+        {k: tuple(v) for k, v in by_head.items()},
+        heads,
+        words,
+        needs,
+        copula,
+        unnegated,
+        frozenset(past),
     )

@@ -1,84 +1,68 @@
 """Statuses: what a page states as the current status of a programme or offer, read as a
-careful reader reads statements, not phrases (contract: "Reading statuses").
+careful reader reads statements, not phrases (contract: "Reading statuses"). The same
+reader serves a page's statuses, a status claim's `found_status`, `update` and `suggest`.
 
-Each predicate of the lexicon (extractors/data/statuses.yaml) found on a page is read in
-its clause (extractors/clauses.py): a question, a condition, an example, a quoted word or
-a timeline entry states nothing; negation turns an open call closed and takes the others
-back; the tense says whether it holds now (a past round does not, a programme's end
-does); the subject says whether it is about a programme at all ("comments are closed",
-"open source"). The same reader decides a status claim's `found_status`.
+Every sentence that holds a cue (extractors/status_cues.py: words that may state a
+status, open-ended on purpose) is described by features (extractors/status_model.py:
+each cue in its clause, what the rules of extractors/status_rules.py read there, the
+sentence's words and shape), and the model learned from labelled pages says which
+statuses it states now. The phrase kept is the rules' when they read the same status in
+the sentence, else the words of the cue that weighed most, with the auxiliaries before
+it. Without a model (none shipped yet), the rules are the reader.
 """
 
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass
-from itertools import pairwise
 
-from extractors import clauses
-from extractors.clauses import Clause
 from extractors.sentences import sentence_spans
-from extractors.status_lexicon import Lexicon, Predicate, head_key, lexicon
+from extractors.status_cues import Cue, cues
+from extractors.status_model import (
+    MAX_CUES,
+    STATUSES,
+    CueFeatures,
+    StatusModel,
+    bucket,
+    cue_features,
+    sentence_features,
+    status_model,
+)
+from extractors.status_rules import (
+    MAX_HEADS,
+    REACH,
+    StatusReading,
+    _after_banner,
+    _lower,
+    read_rules,
+    stated_about,
+    subject_words,
+)
 from extractors.values import Status, StatusMention
 
-# A past tense still states these now ("the programme ended", "funding ran out").
-LASTING = frozenset({Status.ENDED, Status.DISCONTINUED, Status.EXHAUSTED})
-# Statuses whose words have other senses: their subject must be a programme or a name
-# (every status; kept as a set so that a status of one sense only could leave it).
-STRICT = frozenset(Status)
-# Words after an adjective or participle that leave it a predicate ("closed for 2026",
-# "open until May"); any other word is the noun it qualifies ("open source", "closed beta").
-FOLLOWERS = (
-    frozenset({"for", "to", "until", "till", "through", "thru", "from", "on", "in", "at", "by"})
-    | {"after", "before", "since", "as", "with", "without", "due", "because", "pending"}
-    | {"following", "between", "during", "within", "across", "into", "over", "via", "per"}
-    | {"and", "or", "but", "so", "while", "whereas", "although", "though", "if", "unless"}
-    | {"when", "once", "than", "now", "again", "today", "tonight", "yesterday", "tomorrow"}
-    | {"soon", "already", "yet", "still", "early", "late", "temporarily", "permanently"}
-    | {"indefinitely", "immediately", "officially", "effective", "forever", "quietly", "here"}
-    | {"there", "below", "above", "online", "too", "also", "only", "just", "then", "last"}
-    | {"this", "next", "earlier", "later", "recently", "globally", "worldwide", "the", "a"}
-    | {"an", "our", "its", "their", "all", "any", "it", "them", "is", "are", "was", "were"}
-    | {"will", "has", "have", "had", "can", "could", "may", "might", "should", "would"}
-    | {"do", "does", "did", "not", "n't", "within", "around", "about", "up", "out"}
-    | {"without", "altogether", "completely", "entirely", "fully", "everywhere", "again"}
-)
-NOW_WORDS = re.compile(r"^\W*(?:now|today|here|online|below|early|via|at|through|on our)\b")
-LIMITED = re.compile(
-    r"\blimited (?:basis|release|preview|rollout|roll-out|number|beta|access)|\bselect few\b|"
-    r"\bselect group\b|\bsmall number of\b"
-)
-TEMPORARY = re.compile(
-    r"\b(?:temporarily|until further notice|for the time being|for now|"
-    r"under review|for maintenance|while we)\b"
-)
-FOR_NOW = re.compile(
-    r"^\W*for (?:now|(?:this|the|the current) (?:year|round|cycle|season|term|semester|"
-    r"intake|call)|(?:19|20)\d\d)\b"
-)
-PARTICLE = re.compile(r"^\s*(?:up|out|off|down|about|away|back)\b")
-BUSINESS = re.compile(r"^\s*for (?:business|the (?:day|season|night))\b")
-USING = re.compile(r"^\s*(?:this|these|that|those|it|them|the|a|an|your|our|their)\b")
-PAST_FORMS = frozenset(
-    {"ran", "sold", "shut", "took", "taken", "withdrew", "withdrawn", "began", "begun"}
-    | {"froze", "frozen", "put", "quit", "got", "gotten", "over"}
-)
-NOT_HEADLINE = clauses.PEOPLE | {"have", "has", "had", "keep", "keeps", "kept", "leave", "left"}
-NOT_HEADLINE |= {"get", "got", "make", "made", "find", "found", "see", "say", "says", "said"}
-_PLAIN = (("’", "'"), ("‘", "'"), ("\u00a0", " "), ("“", '"'), ("”", '"'))
-BANNER_WORDS = 4  # a heading's length: "Registration is now closed"
-WINDOW = 90  # characters before a head word searched for its predicate's first words
-REACH = 600  # characters either side of a head word that its clause is looked for in
-MAX_HEADS = 3000  # status words read on one page: the rest of it is read in part
+__all__ = [
+    "MAX_CUES_READ",
+    "MAX_HEADS",
+    "Candidate",
+    "StatusReading",
+    "candidates",
+    "extract_statuses",
+    "read_statuses",
+    "stated_about",
+    "subject_words",
+]
+
+MAX_CUES_READ = 3000  # cues read on one page: the rest of it is read in part
 
 
 @dataclass(frozen=True, slots=True)
-class StatusReading:
-    """What a page states, and whether it was read only in part (past MAX_HEADS)."""
+class Candidate:
+    """A sentence that holds a cue, described for the model."""
 
-    mentions: tuple[StatusMention, ...]
-    partly: bool = False
+    span: tuple[int, int]  # where it stands in the text
+    cues: tuple[CueFeatures, ...]
+    rules: tuple[StatusMention, ...]  # what the rules read in it
+    features: tuple[str, ...]
 
 
 def extract_statuses(text: str, folded: str | None = None) -> list[StatusMention]:
@@ -88,432 +72,81 @@ def extract_statuses(text: str, folded: str | None = None) -> list[StatusMention
     return list(read_statuses(text).mentions)
 
 
-def read_statuses(text: str) -> StatusReading:
-    """extract_statuses, saying whether the page was read in part: its work is bounded
-    by what it holds, at most MAX_HEADS status words, each read within REACH characters."""
-    lex = lexicon()
+def read_statuses(text: str, model: StatusModel | None = None) -> StatusReading:
+    """extract_statuses, saying whether the page was read in part (its work is bounded by
+    what it holds); `model`: another than the one shipped (the trainer's)."""
+    model = model or status_model()
+    if model is None:
+        return read_rules(text)
+    found, partly, rules = candidates(text)
+    read = {c.span for c in found}
+    mentions: list[tuple[int, StatusMention]] = []
+    for c in found:
+        scores = model.scores(c.features)
+        said = {m.status: m for m in c.rules}
+        for i, status in enumerate(STATUSES):
+            if status in said:
+                if scores[i] >= model.keep:
+                    mentions.append((c.span[0], said[status]))
+            elif scores[i] >= model.add[i]:
+                added = _mention(text, c, status, model)
+                if added is not None:
+                    mentions.append((c.span[0], added))
+    # what the rules read in a sentence holding no cue stands as they read it
+    at = {m.sentence: s for s, m in ((c.span[0], m) for c in found for m in c.rules)}
+    for m in rules.mentions:
+        if m.sentence not in at and not any(text[a:b] == m.sentence for a, b in read):
+            mentions.append((text.find(m.sentence), m))
+    ordered = [m for _, m in sorted(mentions, key=lambda x: x[0])]
+    return StatusReading(tuple(_after_banner(ordered)), partly)
+
+
+def candidates(text: str) -> tuple[list[Candidate], bool, StatusReading]:
+    """Every sentence of the text that holds a cue, described; whether the page held more
+    cues (or status words) than a page is read for; and what the rules read of it."""
     low = _lower(text)
-    spans: list[tuple[int, int]] | None = None
-    starts: list[int] = []
-    found: list[StatusMention] = []
-    seen: set[tuple[Status, int]] = set()
-    partly = False
-    for n, m in enumerate(lex.heads.finditer(low)):
-        if n == MAX_HEADS:  # a page of status words by the thousand is read in part
-            partly = True
-            break
-        if spans is None:
-            spans = sentence_spans(text)
-            starts = [s for s, _ in spans]
-        at = bisect.bisect_right(starts, m.start()) - 1
-        if at < 0:
-            continue
-        # the words about the head, however long its "sentence" (a wall of text)
-        around = (max(spans[at][0], m.start() - REACH), min(spans[at][1], m.end() + REACH))
-        match = _predicate(lex, low, m, around)
-        if match is None:
-            continue
-        predicate, start, end = match
-        clause = clauses.clause_at(low, around, start, m.start(), end, predicate.literal)
-        status = read(predicate, clause, low[m.start() : m.end()], text)
-        if status is None or (status, at) in seen:
-            continue
-        seen.add((status, at))
-        begin = min(clause.chain_start, start)
-        while begin > spans[at][0] and low[begin - 1].isalnum():
-            begin -= 1  # the whole word of a contraction: "We're", not "'re"
-        phrase = text[begin:end]
-        found.append(StatusMention(status, phrase, text[spans[at][0] : spans[at][1]]))
-    return StatusReading(tuple(_after_banner(found)), partly)
+    found = cues().find(low)
+    if not found:
+        rules = read_rules(text)
+        return [], rules.partly, rules
+    spans = sentence_spans(text)
+    rules = read_rules(text, spans)
+    partly = rules.partly or len(found) > MAX_CUES_READ
+    starts = [s for s, _ in spans]
+    by_sentence: dict[int, list[Cue]] = {}
+    for cue in found[:MAX_CUES_READ]:
+        at = bisect.bisect_right(starts, cue.start) - 1
+        if at >= 0 and cue.start < spans[at][1]:
+            by_sentence.setdefault(at, []).append(cue)
+    ruled: dict[str, list[StatusMention]] = {}
+    for m in rules.mentions:
+        ruled.setdefault(m.sentence, []).append(m)
+    out = []
+    for at, held in sorted(by_sentence.items()):
+        s0, s1 = spans[at]
+        sentence = text[s0:s1]
+        described = []
+        for cue in held[:MAX_CUES]:
+            around = (max(s0, cue.start - REACH), min(s1, cue.end + REACH))
+            described.append(cue_features(low, around, cue))
+        said = tuple(ruled.get(sentence, ()))
+        features = sentence_features(sentence, described, (m.status for m in said))
+        out.append(Candidate((s0, s1), tuple(described), said, tuple(features)))
+    return out, partly, rules
 
 
-def _after_banner(found: list[StatusMention]) -> list[StatusMention]:
-    """A banner that closes ("Applications closed", "Sold out") stated above text that
-    still invites wins over it: the invitations below about the same thing go."""
-    if not found or found[0].status is Status.OPEN:
-        return found
-    banner = found[0]
-    if len(banner.sentence.split()) > BANNER_WORDS:
-        return found
-    about = subject_words(banner.sentence)
-    return [
-        m
-        for m in found
-        if m.status is not Status.OPEN or (about and not about & subject_words(m.sentence))
-    ]
+def _mention(text: str, c: Candidate, status: Status, model: StatusModel) -> StatusMention | None:
+    """The status with the words of the cue that weighed most for it; none when that cue
+    stands in a question, a condition, an example, quoted words or a timeline, which
+    state nothing whatever the model weighs."""
+    i = STATUSES.index(status)
 
+    def weight(cf: CueFeatures) -> float:
+        return sum(model.weights.get(bucket(f), (0.0,) * len(STATUSES))[i] for f in cf.features)
 
-def _lower(text: str) -> str:
-    """Lower case, quotes folded, each character where it was (offsets hold)."""
-    for a, b in _PLAIN:
-        text = text.replace(a, b)
-    low = text.lower()
-    if len(low) == len(text):
-        return low
-    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-
-
-def _predicate(
-    lex: Lexicon, low: str, m: re.Match[str], sentence: tuple[int, int]
-) -> tuple[Predicate, int, int] | None:
-    """The longest predicate of the sentence whose head word or phrase is `m`:
-    (predicate, start, end)."""
-    at = m.start()
-    word = clauses.WORD.match(low, at)
-    keys = {head_key(m.group()), head_key(word.group()) if word else ""}
-    best: tuple[Predicate, int, int] | None = None
-    for p in (p for key in keys for p in lex.by_head.get(key, ())):
-        rest = p.rest.match(low, at, sentence[1])
-        if rest is None:
-            continue
-        start = at
-        if p.before is not None:
-            window = low[max(sentence[0], at - WINDOW) : at]
-            before = p.before.search(window)
-            if before is None:
-                continue
-            start = at - len(window) + before.start()
-        if best is None or rest.end() - start > best[2] - best[1]:
-            best = (p, start, rest.end())
-    return best
-
-
-def read(p: Predicate, c: Clause, head: str, text: str) -> Status | None:
-    """The status a predicate states now in its clause, or None when it states none."""
-    if c.question or c.quoted or c.example or c.conditional or c.timeline:
+    best = max(c.cues, key=weight)
+    clause = best.clause
+    if clause.question or clause.conditional or clause.example or clause.quoted or clause.timeline:
         return None
-    tense = c.tense
-    if p.kind in ("state", "verb") and (
-        _attributive(p, c, tense, head, text)
-        or (p.kind == "state" and _preposition(c))
-        or PARTICLE.match(c.after)  # "ended up", "opens up about": another verb
-    ):
-        return None
-    if c.negated:
-        return _negated(p, c, tense, head)
-    if p.kind == "noun":
-        if tense in ("modal", "future", "generic") or _attributive(p, c, tense, head, text):
-            return None
-        if head in lexicon().needs_programme and not about_programme(c, text, p.status, head):
-            return None  # "marks the end of the season"
-        return p.status
-    if p.kind == "invite":
-        return _invited(p, c, tense, head)
-    if p.kind == "intake":
-        return _taking(p, c, tense, head)
-    if not about_programme(c, text, p.status, head):
-        return None
-    if p.status in (Status.OPEN, Status.CLOSED) and clauses.hours(c.after):
-        return None
-    if p.words in lexicon().needs_copula and tense == "bare":
-        return None  # "over and over", "credits available for purchase": no statement
-    if "**" in p.words and tense == "bare":
-        return None  # "all ** claimed" reads a passive: "all slots have been claimed"
-    status = _in_time(p, c, tense, head)
-    if status is Status.ENDED and FOR_NOW.match(c.after):
-        return Status.CLOSED  # "submissions have ended for this year": this round's call
-    if status is Status.OPEN:
-        if LIMITED.search(c.sentence) or not _open_to(c) or BUSINESS.match(c.after):
-            return None
-        if _names(c, "waitlist"):
-            return Status.WAITLIST
-    if status is Status.CLOSED or status is Status.DISCONTINUED:
-        return _temporary(status, c)
-    return status
-
-
-def _in_time(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
-    """What a state or verb states by its tense: now, a past that lasts, an announced
-    retirement; a schedule, a past round or a hypothesis state nothing."""
-    status = p.status
-    form = _form(head)
-    if p.kind == "verb" and form == "base" and c.passive and not head.startswith("open"):
-        return None  # "is close to the border": an adjective of another sense
-    if head.startswith("reopen"):
-        # "will reopen in spring", "reopens in March": closed until then
-        if tense == "future" or (tense == "bare" and form in ("base", "s") and c.dated):
-            return Status.CLOSED
-    if tense == "perfect":
-        return status
-    if tense == "present":
-        if (
-            form == "ing"
-            and p.kind == "verb"
-            and (c.dated or status not in (Status.PAUSED, Status.DISCONTINUED))
-        ):
-            return None  # "is closing on Friday", "is coming to an end": what will be
-        return status
-    if tense == "past":
-        return status if status in LASTING else None
-    if tense == "future":
-        return status if status is Status.DISCONTINUED else None
-    if tense != "bare":
-        return None
-    if p.kind == "state" or form == "ed":
-        if status in LASTING:
-            return status
-        if status is Status.OPEN and p.kind == "verb":
-            return None  # "applications opened": a past event
-        return None if c.dated else status  # a heading: "Applications closed"
-    if form in ("base", "s"):
-        if c.today:
-            return status  # "ends today"
-        if c.dated:
-            return None  # "applications close on 1 March"
-        if status is Status.OPEN:
-            return status if _headline(c) else None
-        if status in (Status.DISCONTINUED, Status.ENDED) and form == "s" and c.subject:
-            if not c.after.strip() or _object(c):
-                return status  # a headline: "Google Shuts Services", "Scheme comes to an end"
-    return None
-
-
-def _negated(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
-    """What a negated predicate states: "no longer accepting" and "not open" are closed
-    (paused when it is temporary); "not closed" and "no longer on hold" state nothing."""
-    if p.kind == "noun" or tense in ("modal", "future", "generic") or "yet" in c.chain:
-        return None
-    if c.after.lstrip().startswith("yet"):
-        return None
-    if p.negated is None or p.words in lexicon().unnegated:
-        return None
-    if p.kind == "invite" and not (
-        ("no" in c.chain and "longer" in c.chain) or "unable" in c.chain or "currently" in c.chain
-    ):
-        return None  # "you cannot apply with a company": who may, not whether one can
-    if p.kind == "verb" and head.startswith("open") and not c.passive:
-        return None  # "we haven't opened submissions since May": no statement of now
-    if p.kind in ("state", "verb") and not about_programme(c, "", p.status, lenient=True):
-        return None
-    if clauses.TEMPORARY_STOP.intersection(c.chain):
-        return Status.PAUSED
-    return _temporary(p.negated, c)
-
-
-def _invited(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
-    """An invitation states its status ("apply today", "you can join the waitlist"); a
-    report that people joined a waitlist states it too."""
-    form = _form(head)
-    if p.status is Status.OPEN and USING.match(c.after):
-        return None  # "apply this to your business": to use, not to ask
-    waitlist = p.status is Status.WAITLIST
-    if c.obliged and waitlist:
-        return p.status
-    if tense == "ability":
-        return p.status  # "you can now register", "students can apply for credits"
-    if tense == "bare" and form == "base" and not c.subject:
-        exclaimed = not c.after.strip() and c.ends_with == "!"
-        if waitlist or NOW_WORDS.match(c.after) or exclaimed:
-            return p.status  # the imperative: "apply today", "Register!"
-        return None
-    if waitlist and tense in ("past", "perfect", "present", "bare") and form != "base":
-        return p.status
-    if waitlist and tense in ("present", "perfect"):
-        return p.status
-    return None
-
-
-def _taking(p: Predicate, c: Clause, tense: str, head: str) -> Status | None:
-    """A programme taking things in: "we are accepting proposals", "now accepting"."""
-    form = _form(head)
-    if tense == "present" or (tense == "perfect" and form == "ing"):
-        return _limited(p.status, c)
-    if tense == "bare":
-        if form == "ing" or (form in ("base", "s") and c.subject and not c.dated):
-            return _limited(p.status, c)
-    return None
-
-
-def _limited(status: Status, c: Clause) -> Status | None:
-    return None if status is Status.OPEN and LIMITED.search(c.sentence) else status
-
-
-def _temporary(status: Status, c: Clause) -> Status:
-    """Closed or shut down for a while, with a return meant: paused."""
-    if TEMPORARY.search(c.sentence) or (
-        status is Status.DISCONTINUED and re.match(r"^\W*until\b", c.after)
-    ):
-        return Status.PAUSED
-    return status
-
-
-def _form(head: str) -> str:
-    word = head.split()[0].split("-")[0]
-    if word.endswith("ing"):
-        return "ing"
-    if word.endswith("ed") or word in PAST_FORMS:
-        return "ed"
-    if word.endswith("s") and not word.endswith("ss"):
-        return "s"
-    return "base"
-
-
-def _headline(c: Clause) -> bool:
-    """A heading or a headline's present ("Applications open", "Call for papers open"),
-    not a clause with its own verb ("you have applications open")."""
-    return bool(c.subject) and not any(w.text in NOT_HEADLINE for w in c.subject)
-
-
-def _open_to(c: Clause) -> bool:
-    """ "open to" everyone, to new applications or to receive them is open; "open to
-    non-UK applicants" says who may apply, not that it is open now."""
-    after = c.after.lstrip()
-    if not after.startswith("to "):
-        return True
-    rest = after[3:]
-    lex = lexicon()
-    if _names(c, "intake") or _names(c, "call"):
-        return True  # "applications are open to faculty": open, and to whom
-    return (
-        "now" in c.chain
-        or any(rest.startswith(w) for w in lex.words["everyone"])
-        or rest.startswith(("new ", "receive", "submissions", "applications"))
-    )
-
-
-def _attributive(p: Predicate, c: Clause, tense: str, head: str, text: str) -> bool:
-    """An adjective or participle before a noun names a kind ("open source", "a sold-out
-    programme", "the closed beta"); it states nothing."""
-    form = _form(head)
-    if tense == "perfect" or (p.kind == "verb" and form not in ("ed", "base")):
-        return False
-    if p.kind == "verb" and form == "ed" and tense != "bare":
-        return False  # a passive: "was to be discontinued alongside ..."
-    m = clauses.WORD.search(c.after)
-    if m is None or c.after[: m.start()].strip():
-        return False
-    word = m.group()
-    if p.tail:
-        return False  # "available for all eligible businesses": the phrase ends in its words
-    if c.determined and tense == "bare":
-        return True  # "its cancelled IPO", "the discontinued model"
-    if word in FOLLOWERS or word[0].isdigit() or clauses.DATE.match(c.after, m.start()):
-        return False
-    if p.status is Status.DISCONTINUED and text[c.after_at + m.start()].isupper():
-        return False  # a verb's object: "Google discontinued Reader"
-    return True
-
-
-def _preposition(c: Clause) -> bool:
-    """ "over the past week", "over 6,000 schools": a preposition, not a state."""
-    m = clauses.WORD.search(c.after)
-    return (
-        m is not None
-        and not c.after[: m.start()].strip()
-        and (m.group() in clauses.DETERMINERS or m.group()[0].isdigit())
-    )
-
-
-def _names(c: Clause, name: str) -> bool:
-    items = lexicon().words[name]
-    ws = [w.text for w in c.subject]
-    return any(w in items for w in ws) or any(f"{a} {b}" in items for a, b in pairwise(ws))
-
-
-def about_programme(
-    c: Clause, text: str, status: Status, head: str = "", lenient: bool = False
-) -> bool:
-    """Whether the predicate is said of a programme, an offer or a name, rather than in
-    another sense ("comments are closed", "the meeting was cancelled"): a verb with an
-    object is judged by its object ("shut down the service"), any other by its subject."""
-    lex = lexicon()
-    other, programme = lex.words["other"], lex.words["programme"]
-    obj = _object(c)
-    if obj:
-        if obj[0].text in other:
-            return False
-        named = _names_any(obj, programme)
-        return named or (text != "" and text[obj[0].start].isupper() and head not in
-                         lex.needs_programme)  # fmt: skip
-    whole = [w for w in c.subject if w.text not in clauses.DETERMINERS]
-    subject = whole
-    if subject and subject[-1].text in clauses.RELATIVES and len(subject) > 1:
-        subject = subject[:-1]  # "terms that are open": the terms
-    cut = next((i for i, w in enumerate(subject) if w.text in clauses.PREPOSITIONS), None)
-    if cut:
-        subject = subject[:cut]  # "funds for this year": the funds
-    if subject and (subject[-1].text in other or subject[-1].text in clauses.PEOPLE - {"we"}):
-        return False  # "comments are closed", "I finished it"
-    after = [w for w in clauses.words(c.after, 0, min(len(c.after), 60))][:3]
-    # a clause with no subject of its own shares the one before "and" or a table's "|"
-    context = list(c.context) if not whole else []
-    if _names_any(whole + after + context, programme):
-        return True
-    if head in lex.needs_programme:
-        return False
-    if not subject or lenient:
-        return True
-    last = subject[-1]
-    if last.text in clauses.PRONOUNS:
-        return True
-    if text and text[last.start].isupper() and not (last is c.subject[0] and c.opens_sentence):
-        return True  # a name: "Google Code-in", "TAS"
-    return status not in STRICT
-
-
-def _object(c: Clause) -> list[clauses.Word]:
-    """The object of an active verb ("cancelled its task order": task order), offsets as
-    in the page; none after a passive, an adjective or an intransitive verb."""
-    if c.passive:
-        return []
-    after = clauses.words(c.after, 0, min(len(c.after), 60))
-    if not after or c.after[: after[0].start].strip():
-        return []
-    if after[0].text in FOLLOWERS and after[0].text not in clauses.DETERMINERS:
-        return []
-    found = [w for w in after if w.text not in clauses.DETERMINERS][:4]
-    return [clauses.Word(w.text, w.start + c.after_at, w.end + c.after_at) for w in found]
-
-
-def _names_any(ws: list[clauses.Word], items: frozenset[str]) -> bool:
-    texts = [w.text for w in ws]
-    return any(w in items or _singular(w) in items for w in texts) or any(
-        f"{a} {b}" in items for a, b in pairwise(texts)
-    )
-
-
-# Words that say nothing of which programme a sentence is about.
-_FILLER = frozenset(
-    {"the", "a", "an", "and", "or", "of", "for", "to", "in", "on", "at", "by", "with", "our"}
-    | {"your", "its", "their", "this", "that", "these", "those", "is", "are", "was", "were"}
-    | {"be", "been", "has", "have", "had", "will", "can", "we", "you", "it", "they", "now"}
-    | {"all", "new", "from", "not", "no", "any", "more", "per", "up", "out", "us", "still"}
-)
-
-
-def subject_words(text: str) -> frozenset[str]:
-    """The words that tell which programme a text is about: its words less the filler
-    and the status words themselves, plurals as their singular."""
-    heads = lexicon().by_head
-    return frozenset(
-        _singular(w)
-        for w in re.findall(r"[a-z0-9][a-z0-9'-]*", _lower(text))
-        if w not in _FILLER and w not in heads and len(w) > 1
-    )
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def stated_about(mentions: list[StatusMention], subject: str) -> StatusMention | None:
-    """The status a page states about a subject (a record's title and a claim's quote):
-    the mentions whose sentence shares the most of its words; a banner stated above
-    older wording that still says `open` wins over it; None when the page states none
-    about it, or states different ones it cannot choose between."""
-    if not mentions:
-        return None
-    wanted = subject_words(subject)
-    scored = [(len(wanted & subject_words(m.sentence)), i, m) for i, m in enumerate(mentions)]
-    best = max(score for score, _, _ in scored)
-    top = [m for score, _, m in scored if score == best]
-    if best == 0 and len({m.status for m in mentions}) > 1:
-        return None  # several statuses, none about this subject
-    first = top[0]
-    if all(m.status is first.status for m in top):
-        return first
-    if first.status is not Status.OPEN and all(
-        m.status is Status.OPEN for m in top if m is not first
-    ):
-        return first  # a banner above text that still invites
-    return None
+    start = min(best.clause.chain_start, best.cue.start)
+    return StatusMention(status, text[start : best.cue.end], text[c.span[0] : c.span[1]])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.status_lexicon import inflect, lexicon
+from extractors.status_lexicon import KINDS, inflect, lexicon
 from extractors.statuses import extract_statuses
 
 
@@ -253,7 +253,7 @@ def test_the_lexicon_is_data_every_predicate_compiles_and_is_found() -> None:
             assert p.status.value in {
                 "open", "waitlist", "paused", "exhausted", "closed", "ended", "discontinued"
             }  # fmt: skip
-            assert p.kind in ("state", "verb", "intake", "invite", "noun")
+            assert p.kind in KINDS
     # a head word of every kind is found on a page, in any case
     for word in ("Accepting", "CLOSED", "sold-out", "sold out", "Invite-Only"):
         assert lex.heads.search(f"x {word.lower()} y"), word
@@ -279,3 +279,41 @@ def test_a_long_sentence_is_no_banner() -> None:
         "The submission system is now open to receive full papers."
     )
     assert [m.status.value for m in extract_statuses(text)] == ["closed", "open"]
+
+
+# The open-ended ways a page states a status, and what explains, schedules or supposes
+# one (contract: "Reading statuses"), in sentences written for these tests.
+OPEN_ENDED = [
+    ("The free tier is being wound down.", {"discontinued"}),
+    ("Nimbus killed its free tier last month.", {"discontinued"}),
+    ("The starter credits are no more.", {"discontinued"}),
+    ("The pot is empty.", {"exhausted"}),
+    ("Grants are frozen for now.", {"paused"}),
+    ("The hobby plan is a thing of the past.", {"discontinued"}),
+    ("Nimbus pulls the plug on its free plan", {"discontinued"}),
+    ("The scheme lends each student a laptop.", {"open"}),
+    ("The Orion fund offers every member a travel grant.", {"open"}),
+    ("The pilot wrapped up once its budget was spent.", {"ended"}),
+    (
+        "Applications for the Orion grant closed on 12 May; another call follows next year.",
+        {"closed"},
+    ),
+    ("A red badge marks programmes whose window has ended.", set()),
+    ("Q3: intake begins", set()),
+    ("Should the pot empty, late requests join a queue.", set()),
+    ("We returned an applicant's withdrawn form.", set()),
+    ("Two service members have been killed in a crash.", set()),
+    ("Interactive submissions can be no more than ten pages.", set()),
+]
+
+
+@pytest.mark.parametrize(("text", "want"), OPEN_ENDED)
+def test_open_ended_wordings_and_what_states_none(text: str, want: set[str]) -> None:
+    assert {m.status.value for m in extract_statuses(text)} == want
+
+
+def test_a_window_shut_on_a_date_is_no_retirement() -> None:
+    """ "Submissions shut on 12 May" closes a window; the programme goes on."""
+    assert "discontinued" not in {
+        m.status.value for m in extract_statuses("Submissions shut on 12 May.")
+    }
