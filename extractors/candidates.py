@@ -34,6 +34,7 @@ _FURNITURE = re.compile(
 _NARRATIVE = re.compile(r"\b(?:ago|later|earlier|before|previously)\b", re.I)
 _SPEECH = re.compile(r"[“”\"]")  # a quote of someone's words: an opinion more than a fact
 _DIGIT = re.compile(r"\d")  # a figure spelled out ("two officers") is incidental more often
+_CELL_NUMBER = re.compile(r"\d[\d,.]*")  # the numbers of a row's cells, in order
 _WEIGHTS = {
     NumberKind.MONEY: 6.0,
     NumberKind.DATE_RANGE: 5.0,
@@ -52,6 +53,7 @@ class Candidate:
     score: float
     what: str  # the parsed figure or status, for a comment beside the quote
     slug: str  # a claim id
+    figure: int | None = None  # which figure of the quote it watches (a table's cell)
 
 
 def candidates(page: PageExtraction, limit: int = 12) -> list[Candidate]:
@@ -61,6 +63,8 @@ def candidates(page: PageExtraction, limit: int = 12) -> list[Candidate]:
     found: dict[str, Candidate] = {}
     order = {s: i for i, s in enumerate(split_sentences(text))}
     for n in page.numbers:
+        if "|" in n.sentence:  # a table's cell: its row, up to the cell, as the page shows it
+            _cell(found, folded, n, order)
         quote = _clause(n.sentence, n.raw)
         if quote is None:
             continue
@@ -91,6 +95,26 @@ def candidates(page: PageExtraction, limit: int = 12) -> list[Candidate]:
     return kept[:limit]
 
 
+def _cell(found: dict[str, Candidate], folded: object, n: QuotedNumber, order: dict) -> None:
+    """A table cell's candidate: its row's label and cells up to it ("Pro | 29"), the
+    figure the claim watches the last of them, said in its column's unit."""
+    row = n.sentence
+    at = row.find(n.raw)
+    if at < 0 or n.value is None:
+        return
+    quote = row[: at + len(n.raw)].strip().strip("|").strip()
+    label = quote.split("|")[0].strip()
+    if not label or any(ch.isdigit() for ch in label) or len(quote.split("|")) < 2:
+        return  # a row named by its first cell
+    figure = len(_CELL_NUMBER.findall(quote[len(label) :]))
+    # the same figure said in a sentence is quoted from there: a row reads less alone
+    score = _WEIGHTS.get(n.kind, 1.0) + (1.0 if n.currency else 0.0) - 1.0
+    score -= 0.3 * min(order.get(row, 0), 30) / 30
+    what = _figure(n)
+    slug = f"{_slug(label)}-{_slug_number(n)}"
+    _offer(found, folded, quote, score, what, slug, figure if figure > 1 else None, row=True)
+
+
 def _offer(
     found: dict[str, Candidate],
     folded: object,
@@ -98,15 +122,17 @@ def _offer(
     score: float,
     what: str,
     slug: str,
+    figure: int | None = None,
+    row: bool = False,
 ) -> None:
-    if score <= 0 or "|" in quote:  # (a table row: its cells read apart)
-        return
+    if score <= 0 or ("|" in quote and not row):
+        return  # (a clause cut across a table's cells: its rows are offered as rows)
     previous = found.get(quote)
     if previous is not None and previous.score >= score:
         return
     if match_claim(quote, folded).outcome is not CheckOutcome.CONFIRMED:  # type: ignore[arg-type]
         return
-    found[quote] = Candidate(quote, score, what, slug)
+    found[quote] = Candidate(quote, score, what, slug, figure)
 
 
 def _score(quote: str, base: float) -> float:
@@ -173,6 +199,10 @@ def _figure(n: QuotedNumber) -> str:
 
 def _status(s: StatusMention) -> str:
     return f"status {s.status.value}"
+
+
+def _slug(words: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
 
 
 def _slug_number(n: QuotedNumber) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from extractors.claims import NormalizedText, _quote, match_claim
-from extractors.moves import figure_words
+from extractors.moves import figure_words, spoken
 from extractors.numbers import extract_numbers
 from extractors.statuses import extract_statuses, stated_about
 from extractors.values import CheckOutcome, ClaimCheck, NumberKind, Status
@@ -71,9 +71,11 @@ def claim_value(
     now: datetime,
     figure: int | None = None,
     status: Status | None = None,
+    page: str | None = None,
 ) -> ClaimValue | None:
     """The claim's value on the page the check was made on; None when the page gives
-    none (an absent quote)."""
+    none (an absent quote). `page`: the page's text, for a row of a table, whose figures
+    take their unit and currency from the table's header ("Price (USD/month)")."""
     if status is not None:
         if check.outcome is CheckOutcome.CONFIRMED:
             return ClaimValue(status=status, text=check.found_text or quote)
@@ -92,9 +94,38 @@ def claim_value(
     value = check.found_values[index]
     currency = figures[index].currency
     wording = check.found_text or quote
+    row = table_context(page, wording) if page and "|" in wording else None
+    if row is not None:  # its figures read under the table's header
+        found = _written(
+            row[0], value, currency, now, nth=_nth(figures, index), line=row[1], cell=True
+        )
+        if found is not None:
+            return found
     return _written(wording, value, currency, now, nth=_nth(figures, index)) or ClaimValue(
         value=value, currency=currency, unit="%" if figures[index].percent else None
     )
+
+
+def table_context(page: str, found: str) -> tuple[str, str] | None:
+    """The lines of a table that a quoted row needs to be read as the table reads it: its
+    first line (the header) and the line that holds the row, as one text; and that line.
+    None when the wording stands in no table (no line of cells around it)."""
+    at = page.find(found)
+    if at < 0:
+        return None
+    lines = page.split("\n")
+    offsets, total = [], 0
+    for line in lines:
+        offsets.append(total)
+        total += len(line) + 1
+    k = max(i for i, o in enumerate(offsets) if o <= at)
+    first = k
+    while first > 0 and "|" in lines[first - 1]:
+        first -= 1
+    if first == k or "|" not in lines[k]:
+        return None
+    head = [lines[first]] + [x for x in lines[first + 1 : k] if set(x) <= set("-|: ")]
+    return "\n".join([*head, lines[k]]), lines[k]
 
 
 def _date_written(text: str, now: datetime) -> ClaimValue | None:
@@ -113,20 +144,32 @@ def _nth(figures: tuple[QuoteFigure, ...], index: int) -> int:
 
 
 def _written(
-    text: str, value: float, currency: str | None, now: datetime, nth: int = 0
+    text: str,
+    value: float,
+    currency: str | None,
+    now: datetime,
+    nth: int = 0,
+    line: str | None = None,
+    cell: bool = False,
 ) -> ClaimValue | None:
     """The figure of `text` with this value, as the grammar reads it (its unit, currency
-    and wording)."""
+    and wording); `line`: only the figures of that line of the text; `cell`: a table's
+    cell, said with the unit its header gives ("$29 per month")."""
     matches = [
         n
         for n in extract_numbers(text, now)
-        if n.value is not None and abs(n.value - value) <= 1e-9 * max(1.0, abs(value))
+        if n.value is not None
+        and abs(n.value - value) <= 1e-9 * max(1.0, abs(value))
+        and (line is None or n.sentence == line)
     ]
     if len(matches) <= nth:
         return None
     n = matches[nth]
     return ClaimValue(
-        value=value, unit=n.unit, currency=n.currency or currency, text=figure_words(n)
+        value=value,
+        unit=n.unit,
+        currency=n.currency or currency,
+        text=spoken(n) if cell else figure_words(n),
     )
 
 

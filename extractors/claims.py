@@ -36,6 +36,9 @@ _FOLD = str.maketrans(
         **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
         **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"),
         **dict.fromkeys("\u00a0\u2007\u2009\u200a\u202f\u3000\t\r\n\f\v", " "),
+        # a table's cell separator: a row quoted as the page shows it ("Team 99 200")
+        # or with its separators ("Team | 99") is the same row
+        "|": " ",
         **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad", ""),
     }
 )
@@ -160,6 +163,7 @@ def _fold_offsets(text: str) -> tuple[int, ...]:
     that does not hold (zero-width characters, a narrow no-break space as thousands
     separator, letters that lower-case to two, NUL) takes the character-by-character way.
     """
+    text = text.replace("|", " ")  # (folded to a space: same length, same offsets)
     dropped = [m.start() for m in _THOUSANDS.finditer(text)]
     if (
         "\0" in text

@@ -23,6 +23,23 @@ def figure_words(number: QuotedNumber) -> str:
     return raw.strip()
 
 
+_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
+
+
+def spoken(number: QuotedNumber) -> str:
+    """A figure whose unit is not in its words (a table's cell, read under its header)
+    as a person says it: "$29 per month", "40 GPU hours per month"."""
+    words = figure_words(number)
+    if number.currency and not any(c in words for c in "$€£¥₹") and number.currency not in words:
+        sign = _SIGNS.get(number.currency)
+        words = f"{sign}{words}" if sign else f"{words} {number.currency}"
+    elif number.unit and number.unit.lower() not in words.lower():
+        words = f"{words} {number.unit}"
+    if number.qualifier and number.qualifier not in words:
+        words = f"{words} {number.qualifier}"
+    return words
+
+
 def moved_figures(before: str, after: str, now: datetime) -> list[tuple[str, str]]:
     """Each figure of `before` that reads otherwise in `after`, paired in reading order;
     bare numbers (names left out) where the grammar reads no figure, or not as many."""

@@ -12,6 +12,7 @@ from bs4 import BeautifulSoup, NavigableString, PageElement, Tag
 from bs4.exceptions import ParserRejectedMarkup
 from lxml import etree
 
+from extractors.grids import may_hold_grid, tabulate
 from extractors.values import PageText
 
 # Elements that never hold the page's own content.
@@ -102,9 +103,14 @@ def parse_html(html: str) -> object:
 
 
 def _trafilatura_text(html: str, url: str | None) -> str | None:
+    page: object = html
+    if may_hold_grid(html):  # tables built of <div>s: read as tables (extractors/grids.py)
+        tree = parse_html(html)
+        if tree is not None and tabulate(tree):  # type: ignore[arg-type]
+            page = tree
     try:
         text = trafilatura.extract(
-            html,
+            page,
             url=url,
             include_tables=True,
             include_comments=False,

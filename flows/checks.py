@@ -35,19 +35,24 @@ def check_claims(
     rows: list[CheckRow] = []
     by_page: dict[str, list[PendingCheck]] = defaultdict(list)
     now = clock.now()
+    in_tables: dict[str, list[tuple[PendingCheck, ClaimCheck]]] = defaultdict(list)
     for p in pending:
         check = known.get((p.content_hash, p.quote))
         if check is None or p.status is not None:  # a status claim reads its page again
             by_page[p.content_hash].append(p)
+        elif "|" in (check.found_text or ""):  # a table's row: its header gives the units
+            in_tables[p.content_hash].append((p, check))
         else:
             rows.append(_check_row(p, check, now))
-    digests = list(by_page)
+    digests = list(by_page.keys() | in_tables.keys())
     for start in range(0, len(digests), TEXTS_PER_READ):
         chunk = digests[start : start + TEXTS_PER_READ]
         texts = pages.page_texts(con, chunk)
         for digest in chunk:
-            page = normalize_text(texts.get(digest, ""))
-            rows.extend(_check_row(p, check_on_page(p, page), now) for p in by_page[digest])
+            text = texts.get(digest, "")
+            page = normalize_text(text)
+            rows.extend(_check_row(p, check_on_page(p, page), now, text) for p in by_page[digest])
+            rows.extend(_check_row(p, check, now, text) for p, check in in_tables[digest])
     store.write_checks(con, rows)
     return len(rows)
 
@@ -59,9 +64,11 @@ def check_on_page(p: PendingCheck, page: NormalizedText) -> ClaimCheck:
     return check_claim(p.quote, page, status, p.title)
 
 
-def _check_row(p: PendingCheck, check: ClaimCheck, now: datetime) -> CheckRow:
+def _check_row(
+    p: PendingCheck, check: ClaimCheck, now: datetime, page: str | None = None
+) -> CheckRow:
     status = Status(p.status) if p.status is not None else None
-    value = claim_value(p.quote, check, now, figure=p.figure, status=status)
+    value = claim_value(p.quote, check, now, figure=p.figure, status=status, page=page)
     return CheckRow(
         record_id=p.record_id,
         claim_id=p.claim_id,

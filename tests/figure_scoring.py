@@ -51,7 +51,11 @@ def overlaps(found: QuotedNumber, want: dict) -> bool:
 # The domain batches (../shared/labels/figures_domain_dev*.json): each split by site, as
 # the status labels are (status_scoring.part_of), into a part tuned on and a part scored
 # last, so a rule written from one part is measured on sites it never saw.
-DOMAIN_BATCHES = {"dev": "figures_domain_dev.json", "dev2": "figures_domain_dev2.json"}
+DOMAIN_BATCHES = {
+    "dev": "figures_domain_dev.json",
+    "dev2": "figures_domain_dev2.json",
+    "dev3": "figures_domain_dev3.json",
+}
 
 
 @dataclass

@@ -135,11 +135,16 @@ def test_of_two_figures_with_one_quote_and_one_score_the_first_stays() -> None:
     assert c.what == "count 5 seats"
 
 
-def test_quotes_with_no_score_left_or_from_a_table_row_are_not_offered() -> None:
+def test_quotes_with_no_score_left_are_not_offered() -> None:
     furniture = "It is a 5 min read for every research team of the programme."
     assert page(furniture, [number(furniture, "5 min", K.DURATION)]) == []
+
+
+def test_a_table_row_is_offered_up_to_its_cell() -> None:
+    """A row is quoted as the page shows it, its label and cells up to the figure."""
     row = "Team A | 5 seats | in the lab for a week, every research team of the year"
-    assert page(row, [number(row, "5 seats")]) == []
+    (c,) = page(row, [number(row, "5 seats")])
+    assert (c.quote, c.figure) == ("Team A | 5 seats", None)
 
 
 def test_a_quote_not_found_as_written_is_not_offered() -> None:

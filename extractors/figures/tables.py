@@ -24,6 +24,7 @@ from extractors.figures.scan import numbers_in
 from extractors.figures.words import is_year, per_qualifier, value_of
 from extractors.lexicon import (
     COUNT_NOUNS,
+    CURRENCY_CODES,
     DATA_PREFIX_WORDS,
     DATA_PREFIXES,
     FREQUENCY_WORDS,
@@ -127,11 +128,12 @@ _BARE_RATE = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class ColumnUnit:
-    """What a column's bare numbers are: their kind, unit and per-what."""
+    """What a column's bare numbers are: their kind, unit, per-what and currency."""
 
     kind: NumberKind
     unit: str | None  # None: a column of how many of the row's thing ("Qty")
     qualifier: str | None = None
+    currency: str | None = None  # a money column's, when its header names one
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +181,9 @@ def header_units(line: str, quota: str | None = None) -> list[ColumnUnit | None]
     spans = cells(line)
     if len(spans) < 2 or re.search(r"\d", line):
         return None
-    units = [label_unit(line[a:b].strip()) for a, b in spans]
+    # a column's header names a price or a currency: money (a label beside a number, or a
+    # row's first cell, does not make it so: "Price: 20", "| Price | 0 | 20 |")
+    units = [money_column(line[a:b].strip()) or label_unit(line[a:b].strip()) for a, b in spans]
     if quota is not None:
         units = [
             unit or (ColumnUnit(NumberKind.COUNT, quota) if _BARE_QUOTA.fullmatch(cell) else None)
@@ -226,6 +230,54 @@ def label_unit(label: str, singular: bool = True) -> ColumnUnit | None:
     per = m["per"]
     qualifier = per_qualifier(per) if per else None
     return ColumnUnit(NumberKind.COUNT, " ".join(words).lower(), qualifier)
+
+
+# A header that names a price or a currency makes its column money: "Price (USD/month)",
+# "Price ($/month)", "Monthly price ($)", "Cost per seat", "Price".
+_MONEY_WORD = re.compile(
+    r"(?<![\w-])(?:prices?|pricing|costs?|fees?|charges?|amount)(?![\w-])", re.I
+)
+_HEADER_CURRENCY = re.compile(
+    r"(?P<sign>US\$|[$€£¥₹])|(?<![A-Za-z])(?P<code>" + "|".join(CURRENCY_CODES) + r")(?![A-Za-z])"
+)
+_HEADER_PER = re.compile(
+    r"(?:/|\bper\s+|\ba\s+)\s*(?P<per>month|mo|year|yr|annum|week|day|hour|hr|user|seat|"
+    r"member|gb|request)s?\b|(?P<adverb>monthly|annual|annually|yearly|weekly|daily|hourly)",
+    re.I,
+)
+
+
+MAX_MONEY_HEADER = 32  # characters: a column's header, not a line of them run together
+_GLUED_WORDS = re.compile(r"[a-z)\]][A-Z][a-z]")
+
+
+def money_column(label: str) -> ColumnUnit | None:
+    """A header cell that names a price, a cost or a currency: its column is money, in
+    the currency it names (none when it names none) and per what it says ("/month")."""
+    if len(label) > MAX_MONEY_HEADER or _GLUED_WORDS.search(label):
+        return None  # cells that ran together ("Price (USD/month)GPU hours"): no one column
+    currency = _HEADER_CURRENCY.search(label)
+    if not _MONEY_WORD.search(label) and currency is None:
+        return None
+    code = None
+    if currency is not None:
+        code = currency_code(currency["sign"] or currency["code"])
+    per = _HEADER_PER.search(label)
+    qualifier = None
+    if per is not None:
+        word = (per["per"] or per["adverb"]).lower()
+        word = {
+            "annual": "year",
+            "annually": "year",
+            "yearly": "year",
+            "monthly": "month",
+            "weekly": "week",
+            "daily": "day",
+            "hourly": "hour",
+            "annum": "year",
+        }.get(word, word)
+        qualifier = per_qualifier(word)
+    return ColumnUnit(NumberKind.MONEY, None, qualifier, code)
 
 
 def bare_values(line: str, start: int, end: int) -> list[BareValue]:
@@ -310,6 +362,8 @@ def joined_header(line: str) -> JoinedTable | None:
     None."""
     if len(line) > 80 or (m := _JOINED_HEADER.fullmatch(line.strip())) is None:
         return None
+    if _GLUED_WORDS.search(m["second"]):
+        return None  # more than two columns ran together: their numbers cannot be told apart
     return JoinedTable(label_unit(m["second"].strip()))
 
 
@@ -483,7 +537,16 @@ def _bare_figure(
     raw = line[value.start : value.end]
     subject = label if unit.kind in _NAMED_KINDS else None
     return QuotedNumber(
-        unit.kind, first, raw, line, last, unit.unit, None, qualifier, subject=subject, rule=rule
+        unit.kind,
+        first,
+        raw,
+        line,
+        last,
+        unit.unit,
+        unit.currency,
+        qualifier,
+        subject=subject,
+        rule=rule,
     )
 
 

@@ -81,9 +81,14 @@ def evidence_messages(
     changes: dict[str, list[str]] = defaultdict(list)
     changed_sources: dict[str, set[str]] = defaultdict(set)
     heads: dict[str, list[str]] = defaultdict(list)  # "cap $5,000 -> $4,000", a claim each
+    # a value said with the unit its page gives it ("$29 per month", a table's cell)
+    valued = {(m.record_id, m.claim_id, m.source_id): m for m in value_moves(before, after)}
     for (record, claim, source), check, old in _new_changes(before, after):
         quote = quotes.get((record, claim), "")
         figures = "; ".join(f"{a} -> {b}" for a, b in changed_figures(old, check, quote, now))
+        moved = valued.get((record, claim, source))
+        if moved is not None and moved.was and moved.now:
+            figures = f"{moved.was} -> {moved.now}"
         heads[record].append(f"{claim} {figures}".strip())
         line = (
             f"{claim} on {source} {urls.get((record, source), '')}: "

@@ -149,6 +149,8 @@ def _claim_lines(
         used.add(claim_id)
         lines.append(f"{indent}- id: {claim_id}  # {_comment(c.what)}")
         lines.append(f"{indent}  quote: {yaml_quoted(c.quote)}")
+        if c.figure is not None:
+            lines.append(f"{indent}  figure: {c.figure}")
         if source_id is not None:
             lines.append(f"{indent}  sources: [{source_id}]")
         if c.what.startswith("status "):
