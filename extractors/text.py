@@ -106,7 +106,7 @@ def _trafilatura_text(html: str, url: str | None) -> str | None:
     page: object = html
     if may_hold_grid(html):  # tables built of <div>s: read as tables (extractors/grids.py)
         tree = parse_html(html)
-        if tree is not None and tabulate(tree):  # type: ignore[arg-type]
+        if tree is not None and tabulate(tree):
             page = tree
     try:
         text = trafilatura.extract(

@@ -86,9 +86,9 @@ def evidence_messages(
     for (record, claim, source), check, old in _new_changes(before, after):
         quote = quotes.get((record, claim), "")
         figures = "; ".join(f"{a} -> {b}" for a, b in changed_figures(old, check, quote, now))
-        moved = valued.get((record, claim, source))
-        if moved is not None and moved.was and moved.now:
-            figures = f"{moved.was} -> {moved.now}"
+        value = valued.get((record, claim, source))
+        if value is not None and value.was and value.now:
+            figures = f"{value.was} -> {value.now}"
         heads[record].append(f"{claim} {figures}".strip())
         line = (
             f"{claim} on {source} {urls.get((record, source), '')}: "
