@@ -40,7 +40,7 @@ try:  # trafilatura drops text nodes whose lines start with these words
 except ImportError:  # pragma: no cover - a trafilatura without it filters nothing by words
     _WORD_FILTER = re.compile(r"(?!)")
 
-FORMAT = 1
+FORMAT = 2  # 2: cells apart ("Pro | 29") kept as the reading folds them
 # Attributes whose values the extractor reads (trafilatura's XPath expressions name them);
 # any other attribute (a nonce, a request id, a CSRF value) is not part of the skeleton,
 # and of a link only that it has an address.
@@ -181,10 +181,13 @@ def kept_mask(page: Scan, main_text: str) -> list[bool] | None:
     return mask
 
 
+_FOLDS_ASCII = frozenset(",|`")  # the ASCII characters fold() changes beyond case and space
+
+
 def _folded(text: str) -> str:
-    """fold(text), the common case (ASCII with no thousands comma) without its
-    expressions."""
-    if text.isascii() and "," not in text:
+    """fold(text), the common case (ASCII with nothing but case and spaces to fold)
+    without its expressions."""
+    if text.isascii() and not _FOLDS_ASCII.intersection(text):
         return " ".join(text.split()).lower()
     return fold(text)
 

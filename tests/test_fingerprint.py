@@ -124,3 +124,13 @@ def test_no_edit_anywhere_hides_a_changed_reading(
     mutated = "".join(parts)
     if reading(mutated) != read:
         assert not fingerprint.same_text(made, mutated)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_the_quick_fold_folds_as_claims_do(text: str) -> None:
+    # A segment is kept when its folded text is in the folded reading: both must fold
+    # alike, or a kept cell ("Pro | 29") counts as dropped and its change goes unread.
+    from extractors.claims import fold
+
+    assert fingerprint._folded(text) == fold(text)
