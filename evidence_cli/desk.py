@@ -202,11 +202,12 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         from flows.commands.accept import accept_held
 
         record_id, source_id = form.get("record_id", ""), form.get("source_id", "")
-        accepted = accept_held(cfg.db, record_id, source_id)
+        done = accept_held(cfg.db, record_id, source_id)
+        gone = f" Absent from it now: {', '.join(done.absent)}." if done.absent else ""
         return {
             "heading": f"Accepted {record_id}/{source_id}",
-            "said": f"Accepted {accepted} held page(s) of {record_id}/{source_id}; "
-            "grades recomputed.",
+            "said": f"Accepted {done.pages} held page(s) of {record_id}/{source_id}.{gone} "
+            f"{record_id}: {done.regraded}.",
             "record_id": record_id,
         }
 

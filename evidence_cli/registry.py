@@ -12,6 +12,7 @@ stops the command before it does anything.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -107,7 +108,18 @@ class Run:
 
     @cached_property
     def config_dir(self) -> Path:
-        return config_dir_from(self.args.config)
+        """--config, EVIDENCE_CONFIG; with neither but a database named (--db,
+        EVIDENCE_DB), the catalog that database notes it serves (said when it is not
+        ./config); else ./config."""
+        if self.args.config or environment.get("EVIDENCE_CONFIG"):
+            return config_dir_from(self.args.config)
+        named = self.args.db or environment.get("EVIDENCE_DB")
+        noted = _noted_catalog(Path(named)) if named else None
+        if noted is None:
+            return config_dir_from(None)
+        if noted.resolve() != Path("config").resolve():
+            print(f"evidence: the catalog of {named}: {noted}", file=sys.stderr)
+        return noted
 
     @cached_property
     def settings(self) -> Settings:
@@ -139,7 +151,9 @@ class Run:
         limit_readers(self.settings.memory_limit)
         db = self.db
         if not db.exists():
-            if Path(DEMO_DB).exists() and db != Path(DEMO_DB):
+            named = self.args.config or environment.get("EVIDENCE_CONFIG")
+            theirs = self.settings.database != Settings().database  # its settings name one
+            if Path(DEMO_DB).exists() and db != Path(DEMO_DB) and not (named and theirs):
                 raise WarehouseMissing(
                     f"no database at {db}; the demo's is {DEMO_DB}: add `--db {DEMO_DB}` "
                     "(or run `evidence refresh` for your own catalog)"
@@ -159,6 +173,25 @@ class Run:
         from flows.runtime import command_scope
 
         return command_scope(self.config_dir, self.db)
+
+
+def _noted_catalog(db: Path) -> Path | None:
+    """The config directory the database notes it serves, when that folder is there."""
+    from evidence_base.errors import EvidenceError
+    from warehouse import queries
+    from warehouse.db import inspect
+    from warehouse.release import Release
+
+    if not db.is_file():
+        return None
+    try:
+        with inspect(db) as (con, found):
+            if not found.writable or found.release is Release.UNFINISHED:
+                return None
+            origin, _ = queries.served_catalog(con)
+    except EvidenceError:
+        return None
+    return Path(origin) if origin and Path(origin).is_dir() else None
 
 
 def settings_leniently(config_dir: Path) -> Settings:

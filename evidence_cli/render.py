@@ -225,7 +225,7 @@ def evidence_said(grade: str, claims: Sequence[ClaimState], checks: Sequence[Sou
     The sources are those that confirm a claim, as `sources_confirming` counts them."""
     roles: dict[str, str] = {}
     for check in checks:
-        if check.outcome == CheckOutcome.CONFIRMED:
+        if check.outcome == CheckOutcome.CONFIRMED and check.counts:  # (a dead page: no)
             roles.setdefault(check.source_id, check.role)
     noun = "source" if len(roles) == 1 else "sources"
     who = (
@@ -255,6 +255,6 @@ def freshness_line(
     freshness: str, checked_at: datetime | None, stale_on: datetime | None, via: str | None
 ) -> str:
     if checked_at is None:
-        return "Freshness: unchecked — no source has backed every claim yet"
+        return "Freshness: unchecked — no page checked now backs every claim"
     state = Freshness.FRESH if freshness == Freshness.FRESH else f"stale on {day(stale_on)}"
     return f"Freshness: {state} — checked {day(checked_at)} ({via or Via.LIVE})"

@@ -32,6 +32,9 @@ MAX_HEADING = 120  # a longer title or heading is an article about errors, not a
 # A primary page that keeps less than this share of its main text is suspect.
 TEXT_LOSS = 0.3
 MIN_TEXT_FOR_LOSS = 400
+# A page of any size whose every confirmed claim goes at once with more than this share
+# of its text was gutted to a stub, not edited.
+STUB_LOSS = 0.5
 SHELL_TEXT = 200  # characters of main text below which a page may be an app shell
 # The mount points of client-side frameworks (React, Vue, Next, Nuxt, Angular, Svelte,
 # Gradio), empty or holding only a loading word.
@@ -240,6 +243,11 @@ def review_reason(
         return f"main text fell from {previous_chars} to {chars} characters"
     if previously_confirmed >= 2 and confirmed == 0:
         return f"all {previously_confirmed} claims it confirmed are gone at once"
+    if previously_confirmed and not confirmed and chars < previous_chars * STUB_LOSS:
+        return (
+            f"the claim it confirmed is gone with most of its text ({previous_chars} to "
+            f"{chars} characters)"
+        )
     return None
 
 

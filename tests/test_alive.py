@@ -269,3 +269,90 @@ def test_a_held_page_is_in_the_summary_and_a_date_range_is_a_value(
     assert f"evidence accept held own --config {config.resolve()}" in held
     values = _rows(db, "SELECT text, current FROM claim_values WHERE claim_id = 'dates'")
     assert values == [("July 15 to August 2, 2026", False), ("July 15 to August 9, 2026", True)]
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+        check=True,
+        capture_output=True,
+    )
+
+
+def _said(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def test_a_source_that_fails_dies_and_revives_is_told_alike_everywhere(
+    prefect_harness: None,
+    web: WebServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    config, db = _catalog(tmp_path, web, CREDITS)
+    _git(tmp_path, "init", "-q", "-b", "main")
+    _git(tmp_path, "add", "config")
+    _git(tmp_path, "commit", "-q", "-m", "catalog")
+    scope = ["--config", str(config), "--db", str(db)]
+    web.routes["/programme"] = Page(_page("A page that no longer quotes the figure at all."))
+    web.routes["/launch"] = Page(OLD)
+    refresh_at(config, db, T0, monkeypatch)
+    assert _grade(db) == "documented"
+
+    web.routes["/launch"] = Page("gone", status=410)
+    for day in (1, 2, 3):
+        refresh_at(config, db, T0 + day * DAY, monkeypatch)
+    assert _grade(db) == "documented"  # failing: its copy still counts
+    monkeypatch.setenv("EVIDENCE_NOW", (T0 + 4 * DAY).isoformat())
+    report = refresh_flow(str(config), str(db), None)
+    assert _grade(db) == "unverified"
+    said = "\n".join(report.summary_lines())
+    # the move is explained by the source that stopped counting, by name
+    assert "launch-post's page no longer counts (its source is dead): gpu-credits" in said
+
+    # every place that counts confirming sources counts as the grade does
+    (status,) = json.loads(_said(["status", "--format", "json", *scope], capsys))
+    assert status["sources_confirming"] == 0
+    card = _said(["show", "acme", *scope], capsys)
+    evidence = next(line for line in card.splitlines() if "Evidence" in line)
+    assert "launch-post" not in evidence.partition("confirmed by")[2], card
+    # check and plan grade as the refresh did: removing the dead source moves nothing
+    record = config / "records" / "r.yaml"
+    text = record.read_text()
+    line = next(x for x in text.splitlines(keepends=True) if "id: launch-post" in x)
+    record.write_text(text.replace(line, ""))
+    plan = _said(["plan", *scope], capsys)
+    assert "1 record(s) edited" in plan and "documented -> " not in plan, plan
+    _git(tmp_path, "checkout", "--", "config")
+
+    # one dead message, dated by the first failure, with the exact lines to edit
+    dead = _rows(db, "SELECT title, body FROM notifications WHERE kind = 'dead'")
+    assert len(dead) == 1
+    title, body = dead[0]
+    assert title == f"dead: acme launch-post has failed for good since {(T0 + DAY).date()}"
+    assert f"{record}:" in body and "fetch.archive_fallback" in body
+    (item,) = [i for i in _review(db, config, capsys) if i["kind"] == "dead"]
+    assert item["command"].startswith(f"fix its url ({record}:")
+    unreachable = _rows(db, "SELECT count(*) FROM notifications WHERE kind = 'unreachable'")
+    for day in (5, 6):
+        refresh_at(config, db, T0 + day * DAY, monkeypatch)
+    # after its death no unreachable message is sent again
+    assert _rows(db, "SELECT count(*) FROM notifications WHERE kind = 'unreachable'") == (
+        unreachable
+    )
+
+    web.routes["/launch"] = Page(OLD)
+    monkeypatch.setenv("EVIDENCE_NOW", (T0 + 7 * DAY).isoformat())
+    report = refresh_flow(str(config), str(db), None)
+    assert _grade(db) == "documented"
+    said = "\n".join(report.summary_lines())
+    assert "unverified" in said and "documented" in said
+    assert _rows(db, "SELECT count(*) FROM notifications WHERE kind = 'recovered'") == [(1,)]
+    assert _rows(db, "SELECT dead_since FROM source_health WHERE source_id = 'launch-post'") == [
+        (None,)
+    ]

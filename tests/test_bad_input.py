@@ -55,6 +55,7 @@ CASES = [
     (["gc", "--db", "{missing}"], "no database at"),
     (["reextract", "--db", "{missing}"], "no database at"),
     (["status", "--db", "{missing}"], "no database at"),
+    (["status", "--db", "{file}"], "not a DuckDB database"),  # a README given as --db
     (["--db", "{missing}", "status"], "no database at"),  # the flag before the command
     (["status", "--format", "xml"], "invalid choice"),
     (["sources", "--format", "yaml"], "invalid choice"),

@@ -216,6 +216,20 @@ def test_no_database_checks_the_config_and_says_so(
     assert not db.parent.exists()
 
 
+def test_a_url_with_white_space_around_it_is_refused_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a pasted " https://..." passes a URL parser and then fails 404 forever
+    config = tmp_path / "config"
+    (config / "records").mkdir(parents=True)
+    (config / "records" / "r.yaml").write_text(
+        "id: r\ntitle: R\nsources:\n  - {id: p, url: ' https://example.org/p', role: primary}\n"
+    )
+    code, out, _ = run(capsys, "--config", str(config), "--db", str(tmp_path / "none.duckdb"))
+    assert code == 2
+    assert f"{config}/records/r.yaml:4: error: " in out and "white space at its start" in out
+
+
 def test_files_named_limit_the_report_to_them(
     wh: Warehouse, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

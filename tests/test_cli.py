@@ -226,6 +226,21 @@ def test_db_flag_wins_over_env_and_settings(warehouse: tuple[Path, Path], tmp_pa
 
 
 @pytest.mark.slow
+def test_a_database_alone_brings_its_own_catalog(
+    warehouse: tuple[Path, Path], tmp_path: Path
+) -> None:
+    # from a folder with no ./config, --db alone: the catalog the database notes it serves
+    config, db = warehouse
+    result = support.evidence(
+        "review", "--db", str(db), "--format", "json", cwd=tmp_path, env={"EVIDENCE_NOW": NOW}
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"evidence: the catalog of {db}: {config}" in result.stderr
+    commands = [i["command"] for i in json.loads(result.stdout)]
+    assert commands and all(f"{config}" in c for c in commands), commands
+
+
+@pytest.mark.slow
 def test_read_commands_never_import_prefect(warehouse: tuple[Path, Path]) -> None:
     config, _ = warehouse
     script = textwrap.dedent(f"""

@@ -83,6 +83,13 @@ def test_review_says_what_moved_since_when_and_the_command(
             "command": f"evidence update r prize --source own{scope}",
         }
     ]
+    # the table prints the command whole, on its own line under its row: never cut
+    assert main(kept.args("review")) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["record_id", "item", "kind", "what", "since"]
+    assert (
+        lines[2].startswith("r ") and lines[3] == f"    evidence update r prize --source own{scope}"
+    )
 
 
 def test_update_writes_the_wording_and_the_record_is_documented_at_once(
@@ -179,7 +186,11 @@ def test_a_page_with_no_passage_near_the_quote(
     k.refresh({"own": "Nothing about credits here at all.", "blog": "Nor here."})
     (prize, teams) = [i for i in k.queue() if i.kind == "absent"]
     assert teams.item == "teams"
-    assert prize.command == "evidence show r" and prize.what.startswith("absent since 2026-11-04")
+    assert prize.what.startswith("absent since 2026-11-04")
+    assert prize.command.startswith("write the page's words into claim prize in ")
+    assert prize.command.endswith(
+        "or check it on the pages that carry it: `sources: [...]` without own"
+    )
     assert main(k.args("update", "r", "prize")) == 2
     assert "no page has a passage near the quote" in capsys.readouterr().err
 
@@ -285,7 +296,8 @@ def test_a_broken_condition_comes_first_and_old_values_are_kept(
         ("changed", "prize"),
     ]
     assert "2500" in queue[0].what and "3000" in queue[0].what
-    assert queue[0].command == "evidence show r"
+    assert queue[0].command.startswith("edit the `expect:` of claim prize in ")
+    assert queue[0].command.endswith("evidence update r prize")
     assert main(k.args("update", "r", "prize")) == 0
     with session(k.db, read_only=True) as con:
         values = con.execute(
@@ -369,6 +381,22 @@ def test_update_drops_the_figure_comment_suggest_wrote(tmp_path: Path) -> None:
     text = k.file.read_text()
     assert "# money 4000 USD" not in text and "  - id: prize\n" in text
     assert "# the headline" in text and "# Acme, kept by hand" in text  # the keeper's stay
+
+
+def test_update_keeps_the_words_a_keeper_added_to_the_figure_comment(tmp_path: Path) -> None:
+    k = Kept(
+        tmp_path,
+        RECORD.replace(
+            "      - id: prize\n",
+            "      - id: prize  # money 4000 USD -- ask Dana before editing\n",
+        ),
+    )
+    k.refresh({"own": OLD, "blog": OLD})
+    k.refresh({"own": NEW, "blog": OLD}, T0 + timedelta(days=1))
+    assert main(k.args("update", "r", "prize")) == 0
+    text = k.file.read_text()
+    assert "# money 4000 USD" not in text
+    assert "  - id: prize  # ask Dana before editing\n" in text
 
 
 def test_messages_say_what_they_mean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

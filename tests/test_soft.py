@@ -110,7 +110,8 @@ def test_a_plain_error_status_stays_an_http_error() -> None:
         (5000, 900, 2, 2, True),  # lost most of its text
         (5000, 4000, 3, 0, True),  # every claim gone at once
         (5000, 4000, 3, 1, False),
-        (300, 10, 1, 0, False),  # too little to judge by length; one claim is not all
+        (300, 10, 1, 0, True),  # a small page's only claim gone with its text: a stub
+        (300, 200, 1, 0, False),  # the claim reworded on a page that kept its text
         (5000, 2000, 0, 0, False),
     ],
 )
@@ -256,10 +257,21 @@ def test_a_gutted_primary_page_is_held_for_review_until_accepted(
     assert "official: newest page held for review" in capsys.readouterr().out
 
     assert main(["accept", "nimbus", "official", "--config", str(config)]) == 0
+    # what it did: the claims the accepted page no longer carries, and the grade's move
+    said = capsys.readouterr().out.strip()
+    assert said.startswith("accepted 1 page(s) of nimbus/official; absent from it now: "), said
+    assert said.endswith(
+        "absent from it now: cap, open; nimbus: documented, fresh -> unverified, unchecked"
+    ), said
     con = connect(db, read_only=True)
     try:
         assert con.execute("SELECT grade FROM record_status").fetchone() == ("unverified",)
         assert con.execute("SELECT needs_review FROM source_health").fetchone() == (None,)
     finally:
         con.close()
+    assert main(["show", "nimbus", "--config", str(config)]) == 0
+    # a record that was fresh for a day is not one no source has backed "yet"
+    assert "Freshness: unchecked — no page checked now backs every claim" in (
+        capsys.readouterr().out
+    )
     assert main(["accept", "nimbus", "official", "--config", str(config)]) == 2  # nothing held

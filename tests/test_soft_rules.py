@@ -120,6 +120,16 @@ def test_no_title_and_no_heading_is_no_verdict() -> None:
         (5000, 4000, 2, 0, "all 2 claims it confirmed are gone at once"),
         (5000, 4000, 1, 0, None),
         (5000, 4000, 2, 1, None),
+        # a small page gutted to a stub: its only claim went with more than half its text
+        (
+            230,
+            40,
+            1,
+            0,
+            "the claim it confirmed is gone with most of its text (230 to 40 characters)",
+        ),
+        (230, 115, 1, 0, None),  # half kept: an edit
+        (230, 40, 1, 1, None),
     ],
 )
 def test_review_reason_edges(

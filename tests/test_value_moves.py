@@ -136,3 +136,26 @@ def test_conditions_alert_when_they_break_and_hold_again_never_while_broken() ->
         run_id="r", records=[ACME], moved=[], claims=[], failures=[], conditions=first
     )
     assert report_text(report).splitlines()[0].startswith("acme/gpu-hours: condition fail")
+
+
+def test_a_corrected_figure_is_no_value_move_of_the_page() -> None:
+    # the quote "5 seats and 10 GPUs" read its first figure (5); the keeper sets
+    # `figure: 2` as the page goes from 10 to 3 GPUs: the page moved 10 -> 3 (the claim's
+    # own check says so), never 5 -> 3
+    key = ("acme", "gpus", "p")
+    before = state(
+        {key: CheckState("confirmed", (5.0, 10.0), "5 seats and 10 GPUs", 1, figure=None)},
+        {key: (value("5", 5, D1, D2, True),)},
+    )
+    after = state(
+        {key: CheckState("changed", (5.0, 3.0), "5 seats and 3 GPUs", 2, figure=2)},
+        {key: (value("5", 5, D1, D2, False), value("3", 3, D3, D3, True))},
+    )
+    assert value_moves(before, after) == []
+    # the same figure read again: a move of the page
+    again = state(
+        {key: CheckState("changed", (5.0, 1.0), "5 seats and 1 GPU", 3, figure=2)},
+        {key: (*after.values[key][:1], value("3", 3, D3, D3, False), value("1", 1, D3, D3, True))},
+    )
+    (move,) = value_moves(after, again)
+    assert move.line() == "gpus on p: 3 -> 1"

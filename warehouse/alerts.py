@@ -44,6 +44,8 @@ class CheckState(NamedTuple):
     snapshot_id: int | None = None  # the snapshot it was made on
     found_status: str | None = None  # a status claim's other status, when `changed`
     claim_status: str | None = None  # the claim's own `status:`
+    counts: bool = True  # false: its source is dead, its page no longer counts
+    figure: int | None = None  # the claim's `figure:` (which of its quote's figures)
 
 
 class ValueState(NamedTuple):
@@ -96,6 +98,7 @@ class SourceHealth:
     reachable: bool
     last_outcome: str | None
     last_error: str | None
+    dead_since: datetime | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,7 @@ class DeadSource:
     source_id: str
     url: str
     dead_since: datetime
+    failing_since: datetime  # the first failure of the streak that killed it
     last_outcome: str | None
     last_http_status: int | None
     consecutive_failures: int
@@ -287,6 +291,8 @@ def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
             snapshot_id,
             found_status,
             claim_status,
+            counts,
+            figure,
         )
         for (
             record_id,
@@ -298,10 +304,12 @@ def evidence_state(con: duckdb.DuckDBPyConnection) -> EvidenceState:
             snapshot_id,
             found_status,
             claim_status,
+            counts,
+            figure,
         ) in con.execute(
             "SELECT k.record_id, k.claim_id, k.source_id, k.outcome, k.found_values, "
-            "k.found_text, k.snapshot_id, k.found_status, c.status FROM claim_checks k "
-            "LEFT JOIN store.claims c USING (record_id, claim_id)"
+            "k.found_text, k.snapshot_id, k.found_status, c.status, k.counts, c.figure"
+            " FROM claim_checks k LEFT JOIN store.claims c USING (record_id, claim_id)"
         ).fetchall()
     }
     values: dict[tuple[str, str, str], tuple[ValueState, ...]] = {}

@@ -65,6 +65,7 @@ class SourceCheck:
     closest_text: str | None  # for an absent quote, the page's nearest passage
     closest_score: int | None
     found_status: str | None
+    counts: bool = True  # false: its source is dead, its page no longer counts
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,6 +132,7 @@ def connect(
     path = Path(path)
     if read_only and not path.exists():
         raise WarehouseMissing(f"no database at {path}: run `evidence refresh` first")
+    check_database_file(path)  # a file of another kind: one line, never DuckDB's own words
     con = _open(path, read_only, wait_s, folders)
     try:
         found = classify(con, path)
@@ -170,6 +171,7 @@ def inspect(path: str | Path, wait_s: float | None = None) -> Iterator[tuple[Con
     nothing of a file that is not ours, and of an earlier one only what every release
     has."""
     path = Path(path)
+    check_database_file(path)
     con = _open(path, True, wait_s, ())
     try:
         yield con, classify(con, path)

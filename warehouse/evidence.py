@@ -26,6 +26,8 @@ class StoredSnapshot:
     fetched_at: datetime
     content_hash: str
     run_id: str | None = None  # the refresh that fetched it last
+    via: str | None = None  # live, or archived
+    dead_since: datetime | None = None  # when its source died at this URL
 
 
 @dataclass(frozen=True, slots=True)

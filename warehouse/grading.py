@@ -26,6 +26,8 @@ class WouldBeCheck:
     outcome: str
     checked_at: datetime | None  # when the page was fetched: the newest evidence decides
     run_id: str | None  # the refresh that fetched it
+    via: str | None = None  # live, or archived (a dead source's archived copy counts)
+    dead_since: datetime | None = None  # when its source died; None while it lives
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,8 @@ def grade_offline(
         con.execute(
             "INSERT INTO grading_checks SELECT unnest($1::VARCHAR[]), unnest($2::VARCHAR[]), "
             "unnest($3::VARCHAR[]), unnest($4::VARCHAR[]), unnest($5::VARCHAR[]), "
-            "unnest($6::TIMESTAMPTZ[]), NULL, unnest($7::VARCHAR[]), []::DOUBLE[]",
+            "unnest($6::TIMESTAMPTZ[]), unnest($8::VARCHAR[]), unnest($7::VARCHAR[]), "
+            "[]::DOUBLE[], unnest($9::TIMESTAMPTZ[])",
             [
                 [c.record_id for c in made],
                 [c.claim_id for c in made],
@@ -56,6 +59,8 @@ def grade_offline(
                 [c.outcome for c in made],
                 [c.checked_at for c in made],
                 [c.run_id for c in made],
+                [c.via for c in made],
+                [c.dead_since for c in made],
             ],
         )
         con.execute(

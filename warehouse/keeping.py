@@ -148,6 +148,16 @@ def stored_files(con: duckdb.DuckDBPyConnection, record_ids: list[str]) -> list[
     )
 
 
+def absent_on(con: duckdb.DuckDBPyConnection, record_id: str, source_id: str) -> list[str]:
+    """The record's claims its source's current page does not carry."""
+    rows = con.execute(
+        "SELECT claim_id FROM store.current_checks WHERE record_id = ? AND source_id = ? "
+        "AND outcome = 'absent' ORDER BY claim_id",
+        [record_id, source_id],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
 def current_checks(
     con: duckdb.DuckDBPyConnection, record_id: str, claim_id: str
 ) -> list[CurrentCheck]:
@@ -258,14 +268,21 @@ def _item(r: QueueRow, now: datetime, scope: str) -> QueueItem:
     command: str
     if r.kind.startswith("condition-"):
         what = r.detail or "its condition does not hold"
-        command = f"evidence show {r.record_id}{scope}"
+        command = (
+            f"edit the `expect:` of claim {r.subject} in {file} (it asks what the page no "
+            "longer says), or take the page's wording: "
+            f"evidence update {r.record_id} {r.subject}{scope}"
+        )
     elif r.kind in ("changed", "absent"):
         words = r.found_text if r.kind == "changed" else r.closest_text
         what = _moved(r, words, since, now)
         if words:  # the source named: another's page would make `update` refuse
             command = f"evidence update {r.record_id} {r.subject} --source {r.source_id}{scope}"
-        else:
-            command = f"evidence show {r.record_id}{scope}"
+        else:  # nothing on the page near the quote: write it anew, or leave that page out
+            command = (
+                f"write the page's words into claim {r.subject} in {file}, or check it on "
+                f"the pages that carry it: `sources: [...]` without {r.source_id}"
+            )
     elif r.kind == "disagree":
         moved = _moved(r, r.found_text, since, now)
         what = f"primaries disagree: {moved}; confirmed on {r.detail}"

@@ -58,8 +58,12 @@ def accept(run: Run) -> int:
     from flows.commands.accept import accept_held
 
     args = run.args
-    accepted = accept_held(run.readable_db, args.record_id, args.source_id)
-    print(f"accepted {accepted} page(s) of {args.record_id}/{args.source_id}; grades recomputed")
+    done = accept_held(run.readable_db, args.record_id, args.source_id)
+    gone = f"; absent from it now: {', '.join(done.absent)}" if done.absent else ""
+    print(
+        f"accepted {done.pages} page(s) of {args.record_id}/{args.source_id}{gone}; "
+        f"{args.record_id}: {done.regraded}"
+    )
     return 0
 
 
@@ -130,7 +134,8 @@ def check(run: Run) -> int:
 
     args = run.args
     files = [Path(f) for f in args.files]
-    config_dir = config_dir_from(args.config or _config_of(files))
+    noted = args.config or _config_of(files)
+    config_dir = config_dir_from(noted) if noted else run.config_dir
     settings = settings_leniently(config_dir)
     report = run_check(config_dir, resolve_db(args.db, settings), args.strict, files or None)
     out = render_check(report, args.format)

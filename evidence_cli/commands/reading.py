@@ -9,7 +9,8 @@ from datetime import UTC, time
 from evidence_base.errors import EvidenceError, UnknownRecord
 from evidence_base.words import AlertKind
 from evidence_cli.registry import Run, arg, command, date_arg, day_arg, formats
-from evidence_cli.render import TerminalSafe, fields_of, formatted_rows
+from evidence_cli.render import TerminalSafe, fields_of, formatted_rows, table
+from extractors.printable import one_line
 from flows.runtime import clock
 from warehouse import queries
 
@@ -197,7 +198,16 @@ def review(run: Run) -> int:
     if not items and run.args.format == "table":
         print("nothing to review: every claim holds, every source answers, no record is due")
         return 0
-    print(formatted_rows(run.args.format, items, QUEUE_COLUMNS, max_width=90))
+    if run.args.format != "table":
+        print(formatted_rows(run.args.format, items, QUEUE_COLUMNS, max_width=90))
+        return 0
+    # the command is what a keeper copies: on a line of its own under its row, never cut
+    columns = [c for c in QUEUE_COLUMNS if c != "command"]
+    lines = table(columns, [[getattr(i, c) for c in columns] for i in items], 90).split("\n")
+    out = lines[:2]
+    for line, item in zip(lines[2:], items, strict=True):
+        out += [line, f"    {one_line(item.command)}"]
+    print("\n".join(out))
     return 0
 
 

@@ -48,6 +48,7 @@ class RecordMove:
     was: tuple[Grade, Freshness] | None
     now: tuple[Grade, Freshness]
     claims: tuple[ClaimMove, ...] = ()
+    why: str = ""  # what moved it when no claim check did
 
     def line(self) -> str:
         """ "acme: documented (fresh) -> contradicted (fresh)"."""
@@ -128,12 +129,17 @@ class ConditionMove:
 
 
 def value_moves(before: EvidenceState, after: EvidenceState) -> list[ValueMove]:
-    """Every claim whose current value on a source is another than before the run."""
+    """Every claim whose current value on a source is another than before the run. A
+    claim whose `figure:` the keeper changed reads another of its figures: the value
+    before is not this one's, and the claim's own check says what the page moved."""
     moves = []
     for key in sorted(after.values):
         now = after.current_value(key)
         was = _last_current(before, key)
         if now is None or was is None or was.same(now):
+            continue
+        old, new = before.checks.get(key), after.checks.get(key)
+        if old is not None and new is not None and old.figure != new.figure:
             continue
         record, claim, source = key
         moves.append(
@@ -194,8 +200,40 @@ def record_moves(
         if was == state:
             continue
         mine = tuple(c for c in claims if c.record_id == record)
-        moves.append(RecordMove(record_id=record, was=was, now=state, claims=mine))
+        why = "" if mine else _why_moved(record, before, after, state)
+        moves.append(RecordMove(record_id=record, was=was, now=state, claims=mine, why=why))
     return moves
+
+
+def _why_moved(
+    record: str, before: EvidenceState, after: EvidenceState, state: tuple[Grade, Freshness]
+) -> str:
+    """What moved a record when none of its claim checks did: a source that stopped or
+    started counting (it died, or came back), the catalog (claims or sources added or
+    taken away), or the clock (its window ran out)."""
+    mine = {k: c for k, c in after.checks.items() if k[0] == record}
+    was = {k: c for k, c in before.checks.items() if k[0] == record}
+    flipped: dict[tuple[str, bool], list[str]] = {}
+    for (_, claim, source), check in sorted(mine.items()):
+        old = was.get((record, claim, source))
+        if old is not None and old.counts != check.counts:
+            flipped.setdefault((source, check.counts), []).append(claim)
+    if flipped:
+        return "; ".join(
+            f"{source}'s page "
+            + (
+                "counts again (its source answers)"
+                if counts
+                else "no longer counts (its source is dead)"
+            )
+            + f": {', '.join(claims)}"
+            for (source, counts), claims in flipped.items()
+        )
+    if set(mine) != set(was):
+        return "the catalog changed: claims or sources were added or taken away"
+    if state[1] == Freshness.STALE:
+        return "no source backing it answered within its window"
+    return "no claim check moved"
 
 
 def changed_figures(

@@ -73,7 +73,7 @@ class RunReport:
             lines.append(move.line())
             lines.extend(f"  {c.line()}" for c in move.claims)
             if not move.claims:
-                lines.append("  no claim check moved: a source stopped or started counting")
+                lines.append(f"  {move.why}")
         first = self.first_graded
         if len(first) <= MAX_FIRST:
             lines.extend(m.line() for m in first)

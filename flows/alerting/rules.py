@@ -1,12 +1,16 @@
 """When a source's alert opens, is resent, reopens and closes: the rules of
 docs/keeping.md, "Alerts", with the flapping rule (a source that reopens within `resend_after`
-of closing reopens silently, and its next recovery is silent too)."""
+of closing reopens silently, and its next recovery is silent too). A resend needs a new
+failure (a source not fetched has nothing new to say) and stops when the source dies:
+its `dead:` message, dated by the first failure, is the last until it answers again."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from evidence_base.words import AlertKind
+from flows.catalog import dead_source_step
 from warehouse import alerts
 from warehouse.alerts import Message, SourceHealth
 from warehouse.db import Connection
@@ -22,10 +26,17 @@ def source_alerts(
         alert = latest.get((h.record_id, h.source_id))
         is_open = alert is not None and alert.closed_at is None
         if h.consecutive_failures >= after_failures:
+            # One message per state: a source not fetched since its last message has
+            # nothing new to say, and a dead one's `dead:` message said it for good.
+            fresh = alert is None or not is_open or h.consecutive_failures != alert.failures
             due = (
-                alert is None
-                or alert.last_notified_at is None
-                or (now - alert.last_notified_at >= resend_after)
+                fresh
+                and h.dead_since is None
+                and (
+                    alert is None
+                    or alert.last_notified_at is None
+                    or (now - alert.last_notified_at >= resend_after)
+                )
             )
             reopens = (
                 alert is not None
@@ -59,17 +70,23 @@ def dead_alerts(con: Connection) -> list[Message]:
             record_id=d.record_id,
             source_id=d.source_id,
             title=f"dead: {d.record_id} {d.source_id} has failed for good since "
-            f"{d.dead_since.date().isoformat()}",
+            f"{d.failing_since.date().isoformat()}",
             body=f"Record: {d.record_id}\nSource: {d.source_id} {d.url}\n"
             f"Last outcome: {d.last_outcome}"
             + (f" {d.last_http_status}" if d.last_http_status else "")
             + f" ({d.consecutive_failures} failed refreshes)\n"
+            f"Failing since: {d.failing_since.isoformat()}\n"
             f"Dead since: {d.dead_since.isoformat()}\n"
-            "Its pages no longer back a grade: fix or remove its URL in "
-            f"{d.config_file or 'its record file'}.",
+            f"Its pages no longer back a grade. Next: {_next_step(d)}.",
         )
         for d in alerts.dead_sources(con)
     ]
+
+
+def _next_step(d: alerts.DeadSource) -> str:
+    if not d.config_file:
+        return f"fix or remove the url of {d.source_id} in its record file"
+    return dead_source_step(Path(d.config_file), d.record_id, d.source_id)
 
 
 def _unreachable(h: SourceHealth, since: datetime) -> Message:

@@ -34,6 +34,7 @@ from flows.catalog.schema import json_schema
 from flows.catalog.served import check_held, check_served
 from flows.catalog.writer import (
     RecordFile,
+    dead_source_step,
     diff_text,
     file_digest,
     write_atomically,
@@ -62,6 +63,7 @@ __all__ = [
     "check_served",
     "check_url",
     "config_dir_from",
+    "dead_source_step",
     "did_you_mean",
     "diff_text",
     "file_digest",

@@ -93,6 +93,11 @@ def url_problem(url: str) -> str | None:
 
 
 def check_url(url: str) -> str:
+    if url != url.strip():
+        raise ValueError(
+            f"bad url {url!r}: white space at its start or end (a page's address has none): "
+            "remove it"
+        )
     problem = url_problem(url)
     if problem is not None:
         raise ValueError(f"bad url {url!r}: {problem}")

@@ -33,9 +33,14 @@ from flows.catalog.yaml_lines import load_yaml
 _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
 # The comment `evidence suggest` writes beside a claim's id: the kind of figure (or
 # `status`) it parsed, then the figure.
+# What `suggest` writes beside a claim's id: the parsed figure ("# money 4000 USD (per
+# month) of GPU credits"), up to the end of the line or words a keeper added after it
+# (apart by a dash, a semicolon, a bar, two spaces or another #).
 _FIGURE_COMMENT = re.compile(
-    r"[ \t]+# (?:money|percent|count|duration|date|date_range|number|status) [^\n]*"
+    r"[ \t]+# (?:money|percent|count|duration|date|date_range|number|status) "
+    r"(?P<figure>(?:(?! [-—–]+ |; | \| |  |#)[^\n])*)(?P<rest>[^\n]*)"
 )
+_KEEPER_WORDS = re.compile(r"^(?: [-—–]+ |; | \| |  |#)\s*")
 # Characters a plain scalar may not start with (YAML 1.1's indicators).
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 
@@ -91,7 +96,8 @@ class RecordFile:
 
     def drop_figure_comment(self, claim_id: str) -> None:
         """Remove the comment `evidence suggest` wrote on the claim's `- id:` line (its
-        parsed figure, `# money 4000 USD`): once the quote is another, it is wrong."""
+        parsed figure, `# money 4000 USD`): once the quote is another, it is wrong. Words
+        a keeper added after it stay."""
         node = _get(self.claim_node(claim_id), "id")
         if not isinstance(node, ScalarNode):
             return
@@ -100,7 +106,24 @@ class RecordFile:
         line_end = len(self.text) if line_end < 0 else line_end
         m = _FIGURE_COMMENT.match(self.text, end, line_end)
         if m is not None and m.end() == line_end:
-            self.edits.append(Edit(m.start(), m.end(), ""))
+            rest = _KEEPER_WORDS.sub("", m["rest"]).strip()
+            self.edits.append(Edit(m.start(), m.end(), f"  # {rest}" if rest else ""))
+
+    def source_lines(self, source_id: str) -> tuple[int, int, int, bool] | None:
+        """Where a source is written: the first and last line of its entry, the line of
+        its url (1-based), and whether those lines are its own (not a list in brackets
+        that holds others); None when the record lists no such source."""
+        sources = _get(self.record, "sources")
+        if not isinstance(sources, SequenceNode):
+            return None
+        for item in sources.value:
+            if isinstance(item, MappingNode) and _scalar(_get(item, "id")) == source_id:
+                url = _get(item, "url")
+                first = item.start_mark.line + 1
+                last = self.text.count("\n", 0, _last_index(item)) + 1
+                own = not sources.flow_style
+                return first, max(first, last), (url or item).start_mark.line + 1, own
+        return None
 
     def add_source(self, source: dict[str, str]) -> None:
         """Append a source after the record's last one, written like it: the same form
@@ -155,6 +178,24 @@ class RecordFile:
 
     def _in_flow(self, node: Node) -> bool:
         return _inside_flow(self.record, node)
+
+
+def dead_source_step(path: Path, record_id: str, source_id: str) -> str:
+    """The next step for a dead source, with the exact lines: fix its url, remove its
+    entry, or read its archived copy."""
+    try:
+        found = RecordFile(path, record_id).source_lines(source_id)
+    except (OSError, EvidenceError):
+        found = None
+    if found is None:
+        return f"fix or remove the url of {source_id} in {path}"
+    first, last, url, own = found
+    lines = f"line {first}" if first == last else f"lines {first}-{last}"
+    remove = f"remove {lines} of {path}" if own else f"remove its entry from line {first}"
+    return (
+        f"fix its url ({path}:{url}), {remove} (and {source_id} from any claim's "
+        "`sources:`), or read its archived copy: set `fetch.archive_fallback`"
+    )
 
 
 def render(value: str, style: str | None, flow: bool) -> str:

@@ -246,6 +246,8 @@ def _read_claims(record: Record, evidence: Evidence) -> list[_ClaimRead]:
                     check.outcome.value,
                     snap.fetched_at,
                     snap.run_id,
+                    snap.via,
+                    snap.dead_since,
                 )
             )
             outcomes.append(

@@ -4,11 +4,12 @@ takes its row out at once."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
 
 from evidence_base.errors import EvidenceError
-from flows.catalog import file_digest, load_yaml
+from flows.catalog import dead_source_step, file_digest, load_yaml
 from warehouse import keeping
 from warehouse.db import Connection
 from warehouse.keeping import QueueItem
@@ -16,7 +17,7 @@ from warehouse.keeping import QueueItem
 
 def review_items(con: Connection, now: datetime, scope: str = "") -> list[QueueItem]:
     """The queue, each `evidence` command carrying `scope` (` --config DIR --db PATH`)."""
-    items = keeping.review_queue(con, now, scope)
+    items = [_with_lines(con, i) for i in keeping.review_queue(con, now, scope)]
     dues = [i for i in items if i.kind == "review-by"]
     if not dues:
         return items
@@ -40,6 +41,18 @@ def review_items(con: Connection, now: datetime, scope: str = "") -> list[QueueI
                 continue
         kept.append(item)
     return kept
+
+
+def _with_lines(con: Connection, item: QueueItem) -> QueueItem:
+    """A dead source's item, its next step with the exact lines of its record file."""
+    source = item.source or item.item
+    if item.kind != "dead" or source is None:
+        return item
+    files = keeping.stored_files(con, [item.record_id])
+    if not files or not Path(files[0].config_file).is_file():
+        return item
+    step = dead_source_step(Path(files[0].config_file), item.record_id, source)
+    return replace(item, command=step)
 
 
 def _review_dates(path: Path) -> dict[tuple[str, str | None], date | None]:

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from flows.runtime import configure_prefect, progress
+from flows.catalog import load_settings
+from flows.runtime import clock, configure_prefect, progress
 from flows.runtime.processes import (
     die_with_parent,
     free_port,
@@ -38,7 +39,6 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
     # Stopped while a run's control channel is being answered, asyncio logs the cancelled
     # handler's CancelledError with a traceback; stopping cancels it on purpose.
     logging.getLogger("asyncio").addFilter(_not_cancelled)
-    from flows.catalog import load_settings
     from flows.preflight import Selection, check_serving
 
     due = load_settings(config_dir).schedule.mode == "due"  # fetch what is due, or all
@@ -48,21 +48,29 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
         "db_path": str(db.resolve()),
         "due": due,
     }
+    settings = load_settings(config_dir)
+    next_run = settings.schedule.next_run(clock.now())
     try:
         if os.environ.get("PREFECT_API_URL"):
-            progress(f"serving on {os.environ['PREFECT_API_URL']}; cron {cron!r}")
+            progress(
+                f"serving on {os.environ['PREFECT_API_URL']}; cron {cron!r}; next run at "
+                f"{next_run:%Y-%m-%d %H:%M} UTC"
+            )
             _serve_flow(config_dir, cron, parameters)
         else:
             log = db.resolve().parent / "prefect-server.log"
             progress(f"starting a local Prefect server (log: {log})")
             with local_server(log) as api_url:
                 os.environ["PREFECT_API_URL"] = api_url
-                progress(f"Prefect server at {api_url.removesuffix('/api')}; cron {cron!r}")
+                progress(
+                    f"Prefect server at {api_url.removesuffix('/api')}; cron {cron!r}; next run "
+                    f"at {next_run:%Y-%m-%d %H:%M} UTC"
+                )
                 _serve_flow(config_dir, cron, parameters)
     except KeyboardInterrupt:
         pass  # (Prefect's serve returns on one itself, or lets it through)
     progress("stopped")  # serving ends only when it is stopped
-    return 0
+    return 130 if _stopped_by == [signal.SIGINT] else 0  # Ctrl-C as every command says it
 
 
 @contextmanager
@@ -108,12 +116,16 @@ def _not_cancelled(record: logging.LogRecord) -> bool:
     return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
 
 
+_stopped_by: list[int] = []  # the signal that stopped serving
+
+
 def _stop_on_signals() -> None:
     """SIGTERM and Ctrl-C stop serving the same way: a KeyboardInterrupt out of Prefect's
     loop. (Left to asyncio, Ctrl-C only cancels the loop's main task, which Prefect's
     runner can absorb while it starts or reaps a run: it then serves on.)"""
 
     def handler(signum: int, frame: object) -> None:
+        _stopped_by[:] = [signum]
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, handler)

@@ -1,6 +1,7 @@
 SELECT c.claim_id, s.source_id, s.role,
        coalesce(k.outcome, 'not fetched') AS outcome, k.found_text, k.found_values, k.checked_at,
-       n.published_on, n.modified_on, k.closest_text, k.closest_score, k.found_status
+       n.published_on, n.modified_on, k.closest_text, k.closest_score, k.found_status,
+       coalesce(k.counts, true) AS counts
 FROM store.claims c
 JOIN store.sources s
   ON s.record_id = c.record_id

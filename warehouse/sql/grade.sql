@@ -4,7 +4,7 @@
 DELETE FROM store.current_checks;
 
 -- The newest successful snapshot of every source, checked against every claim it backs;
--- a dead source's live page is kept but does not count (an archived copy does).
+-- whether each counts is the rules' to say (grade_rules.sql, grade_store.sql).
 INSERT INTO store.current_checks (
     record_id, claim_id, source_id, role, snapshot_id, checked_at, via, outcome, found_text,
     found_values, closest_text, closest_score, found_status, value, unit, currency,
@@ -12,15 +12,13 @@ INSERT INTO store.current_checks (
 SELECT c.record_id, c.claim_id, s.source_id, s.role, cur.snapshot_id, cur.checked_at, sn.via,
        coalesce(k.outcome, 'absent'), k.found_text, coalesce(k.found_values, []),
        k.closest_text, k.closest_score, k.found_status, k.value, k.unit, k.currency,
-       k.value_status, k.value_text, sn.fetched_at, cur.run_id,
-       h.dead_since IS NULL OR sn.via = 'archived'
+       k.value_status, k.value_text, sn.fetched_at, cur.run_id, NULL
 FROM store.claims c
 JOIN store.sources s
   ON s.record_id = c.record_id
  AND (c.source_ids IS NULL OR list_contains(c.source_ids, s.source_id))
 JOIN store.current_snapshots cur ON cur.record_id = s.record_id AND cur.source_id = s.source_id
 JOIN store.snapshots sn ON sn.snapshot_id = cur.snapshot_id
-LEFT JOIN store.source_health_base h ON h.record_id = s.record_id AND h.source_id = s.source_id
 LEFT JOIN store.checks k
   ON k.record_id = c.record_id AND k.claim_id = c.claim_id AND k.source_id = s.source_id
  AND k.snapshot_id = cur.snapshot_id AND k.quote = c.quote
@@ -70,11 +68,13 @@ FROM (
 ) m
 WHERE v.value_id = m.value_id;
 
--- What the grade rules (grade_rules.sql) read, pointed at the store: the checks that
--- count (a dead source's live page does not), the claims, the records, their grades.
+-- What the grade rules (grade_rules.sql) read, pointed at the store: every current check
+-- with when its source died, the claims, the records, their grades.
 CREATE OR REPLACE TEMP VIEW grading_checks AS
-SELECT record_id, claim_id, source_id, role, outcome, checked_at, via, run_id, found_values
-FROM store.current_checks WHERE counts;
+SELECT k.record_id, k.claim_id, k.source_id, k.role, k.outcome, k.checked_at, k.via, k.run_id,
+       k.found_values, h.dead_since
+FROM store.current_checks k
+LEFT JOIN store.source_health_base h USING (record_id, source_id);
 CREATE OR REPLACE TEMP VIEW grading_claims AS SELECT record_id, claim_id FROM store.claims;
 CREATE OR REPLACE TEMP VIEW grading_records AS SELECT record_id, window_s FROM store.records;
 CREATE OR REPLACE TEMP VIEW graded_claims AS SELECT * FROM store.claim_grades;

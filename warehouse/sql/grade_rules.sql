@@ -1,11 +1,18 @@
 -- The grade rules (docs/grading.md, "Grades"), as views over what they read:
---   grading_checks   the checks that count (record_id, claim_id, source_id, role, outcome,
---                    checked_at, via, run_id, found_values)
+--   grading_checks   every check of a source's newest page (record_id, claim_id,
+--                    source_id, role, outcome, checked_at, via, run_id, found_values,
+--                    dead_since: when its source died, null while it lives)
 --   grading_claims   every claim (record_id, claim_id)
 --   grading_records  every record (record_id, window_s)
 --   graded_claims    the claims' grades, as claim_grade_rule gives them
 -- The refresh points these at the store (grade.sql); `evidence check` and `plan` at the
 -- checks they would make (warehouse/grading.py). One set of rules, two callers.
+
+-- Which checks count, decided here and nowhere else: a dead source's live page does not
+-- (docs/grading.md, "Sources that disagree or die"); a copy from the archive does.
+CREATE OR REPLACE TEMP VIEW check_counts_rule AS
+SELECT *, dead_since IS NULL OR via = 'archived' AS counts
+FROM grading_checks;
 
 -- A claim's grade: the newest evidence decides. Among the primaries that confirm it or
 -- show it changed, those of the run that fetched one most recently decide: documented
@@ -14,7 +21,7 @@
 -- confirms it, else unverified. `absent` is no evidence either way.
 CREATE OR REPLACE TEMP VIEW claim_grade_rule AS
 WITH counted AS (
-    SELECT * FROM grading_checks
+    SELECT * FROM check_counts_rule WHERE counts
 ), primaries AS (
     SELECT * FROM counted WHERE role = 'primary' AND outcome IN ('confirmed', 'changed')
 ), newest AS (     -- the run of the primary fetched most recently
@@ -82,7 +89,9 @@ WITH per_record AS (
     GROUP BY r.record_id, r.window_s
 ), confirming AS (
     SELECT record_id, count(DISTINCT source_id) AS n
-    FROM grading_checks WHERE outcome = 'confirmed' GROUP BY record_id
+    FROM check_counts_rule
+    WHERE outcome = 'confirmed' AND counts
+    GROUP BY record_id
 )
 SELECT p.record_id, p.grade, coalesce(c.n, 0)::INTEGER AS sources_confirming, p.checked_at,
        p.checked_at + to_seconds(p.window_s) AS stale_on,

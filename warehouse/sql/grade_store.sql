@@ -1,5 +1,9 @@
--- The grades the rules give (grade_rules.sql), stored; then one history row each time a
+-- Which checks count and the grades the rules give (grade_rules.sql), stored; then one history row each time a
 -- record's grade or freshness changes.
+UPDATE store.current_checks k SET counts = c.counts
+FROM check_counts_rule c
+WHERE c.record_id = k.record_id AND c.claim_id = k.claim_id AND c.source_id = k.source_id;
+
 DELETE FROM store.claim_grades;
 INSERT INTO store.claim_grades SELECT * FROM claim_grade_rule;
 
