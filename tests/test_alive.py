@@ -321,6 +321,12 @@ def test_a_source_that_fails_dies_and_revives_is_told_alike_everywhere(
     card = _said(["show", "acme", *scope], capsys)
     evidence = next(line for line in card.splitlines() if "Evidence" in line)
     assert "launch-post" not in evidence.partition("confirmed by")[2], card
+    assert "confirmed by launch-post" not in card
+    site = tmp_path / "site"
+    _said(["site", "--out", str(site), *scope], capsys)
+    page = (site / "records" / "acme.html").read_text()
+    assert "unverified" in page and "no longer counts" in page
+    assert "confirmed by launch-post" not in page, page
     # check and plan grade as the refresh did: removing the dead source moves nothing
     record = config / "records" / "r.yaml"
     text = record.read_text()
