@@ -110,6 +110,8 @@ def run_demo(db_flag: str | None, verbose: bool = False) -> int:
         f"{me} status --db {db}",
         f"{me} show {CHANGED[0]} --db {db}",
         f"{me} alerts --db {db}",
+        f"{me} review --db {db}   (what needs a person, and the command that settles it)",
+        f"{me} ui --db {db}   (the keeper's desk: the same queue in the browser)",
         f'{me} sql "SELECT * FROM claim_status" --db {db}',  # noqa: S608 (a usage hint)
         "make demo   (again: the same two days, from a fresh database)"
         if Path("Makefile").is_file()

@@ -20,16 +20,18 @@ Safety, for a server that can change a catalog:
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 import socket
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -45,7 +47,8 @@ from flows.commands import pages
 from flows.runtime import clock, command_scope
 from warehouse.db import session, set_now
 
-MAX_FORM = 16 << 10  # a desk form is a few ids and a token
+MAX_FORM = 16 << 10  # a desk form is a few ids, a token and a quote
+MAX_RESULTS = 100  # what the last actions did, each a page of its own
 READ_WAIT_S = 1.0  # a request waits this long for a refresh's write lock, then says so
 COOKIE = "evidence_desk"  # the page token's cookie
 TOKEN_COOKIE = "evidence_token"  # the --token's, once given as ?token=
@@ -64,15 +67,52 @@ class DeskConfig:
     host: str
     port: int
     token: str | None
+    allow_hosts: tuple[str, ...] = ()  # host names (with a port, or any) browsers may send
+    public_url: str | None = None  # the address browsers use, printed
+
+
+_NAME = re.compile(r"^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$")
+WILDCARDS = frozenset({"0.0.0.0", "::", "[::]"})
+
+
+def allowed_hosts(names: list[str], public_url: str | None) -> tuple[str, ...]:
+    """--allow-host names and --public-url's host, checked: one line for a bad one."""
+    hosts = list(names)
+    if public_url is not None:
+        parts = urlsplit(public_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise EvidenceError(f"--public-url {public_url!r}: give an http(s) URL with a host")
+        hosts.append(parts.netloc.rpartition("@")[2])
+    for name in hosts:
+        if not _NAME.match(name):
+            raise EvidenceError(f"--allow-host {name!r}: give a host name, optionally :PORT")
+    return tuple(h.lower() for h in hosts)
+
+
+def served_hosts(cfg: DeskConfig) -> set[str]:
+    """The Host headers the desk answers: the address it serves, loopback names on a
+    loopback one, this machine's names on a wildcard one, and the names allowed."""
+    port = cfg.port
+    hosts = {f"[{cfg.host}]:{port}" if ":" in cfg.host else f"{cfg.host}:{port}"}
+    if is_loopback(cfg.host):
+        hosts |= {f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"}
+    if cfg.host in WILDCARDS:
+        hosts |= {f"{socket.gethostname().lower()}:{port}", f"{socket.getfqdn().lower()}:{port}"}
+    for name in cfg.allow_hosts:
+        # a name with its port, or a bare one: behind a proxy on its default port
+        hosts |= {name} if _has_port(name) else {name, f"{name}:{port}"}
+    return hosts
+
+
+def _has_port(name: str) -> bool:
+    return name.rpartition(":")[2].isdigit() and not name.endswith("]")
 
 
 def desk_app(cfg: DeskConfig) -> Starlette:
     """The desk's application, for one served host and port."""
     env = templates()
     page_token = secrets.token_urlsafe(24)  # this server's: forms carry it, as its cookie
-    hosts = {f"[{cfg.host}]:{cfg.port}" if ":" in cfg.host else f"{cfg.host}:{cfg.port}"}
-    if is_loopback(cfg.host):
-        hosts |= {f"localhost:{cfg.port}", f"127.0.0.1:{cfg.port}", f"[::1]:{cfg.port}"}
+    hosts = served_hosts(cfg)
     scope = command_scope(cfg.config_dir, cfg.db)
 
     def render(name: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -141,16 +181,21 @@ def desk_app(cfg: DeskConfig) -> Starlette:
                     return render(
                         "desk_done.html", status=404, heading="No such record", error=str(e)
                     )
-                changed = sorted({c.source_id for c in page.card.checks if c.outcome == "changed"})
-                page_diff = "\n".join(
-                    diff_report(con, record_id, source, None, None, colour=False)
-                    for source in changed
+                # the pages that moved, and those held for review: what Accept decides on
+                moved = {c.source_id for c in page.card.checks if c.outcome == "changed"}
+                moved |= {s.source_id for s in page.card.sources if s.needs_review}
+                page_diff = marked(
+                    "\n".join(
+                        diff_report(con, record_id, source, None, None, colour=False)
+                        for source in sorted(moved)
+                    )
                 )
         except WarehouseBusy:
             return busy()
         except WarehouseError as e:
             return unusable(e)
-        return render("record.html", page_diff=page_diff, **record_context(page, now))
+        held = [(s.source_id, s.needs_review) for s in page.card.sources if s.needs_review]
+        return render("record.html", page_diff=page_diff, held=held, **record_context(page, now))
 
     # reads and writes block: they run on worker threads, never on the server's loop
     async def index(request: Request) -> Response:
@@ -177,6 +222,24 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             return render(
                 "desk_done.html", status=409, heading=not_done, error=str(e), record_id=record_id
             )
+        # Post/Redirect/Get: what it did is a page of its own, and a reload re-sends nothing
+        key = secrets.token_urlsafe(12)
+        results[key] = said
+        while len(results) > MAX_RESULTS:
+            results.popitem(last=False)
+        return RedirectResponse(f"/done/{key}", status_code=303, headers=HEADERS)
+
+    results: OrderedDict[str, dict[str, Any]] = OrderedDict()  # what each action did
+
+    async def done(request: Request) -> Response:
+        said = results.get(request.path_params["key"])
+        if said is None:
+            return render(
+                "desk_done.html",
+                status=404,
+                heading="Nothing to show",
+                error="This page is gone: the desk keeps what its last actions did until it stops.",
+            )
         return render("desk_done.html", **said)
 
     def do_update(form: dict[str, str]) -> dict[str, Any]:
@@ -189,14 +252,66 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             form.get("claim_id", ""),
             form.get("source_id") or None,
             scope=scope,
+            quote=form.get("quote"),
         )
+        taken = "your words" if "quote" in form else f"the wording of {done.source_id}"
         return {
             "heading": f"Updated {done.record_id}/{done.claim_id}",
-            "said": f"Took the wording of {done.source_id} into {done.path}; checked against "
-            f"the stored pages: {done.regraded}.",
+            "said": f"Took {taken} into {done.path}; checked against the stored pages: "
+            f"{done.regraded}.",
             "diff": done.diff,
             "record_id": done.record_id,
         }
+
+    def read_decision(query: dict[str, str]) -> Response:
+        """What Update would write, with the evidence in view, then Confirm; or why it
+        cannot, and a quote to write by hand."""
+        from flows.commands.update import update_claim
+
+        record_id, claim_id = query.get("record_id", ""), query.get("claim_id", "")
+        try:
+            catalog = load_catalog(cfg.config_dir)
+        except EvidenceError as e:
+            return render("desk_done.html", status=409, heading="The catalog", error=str(e))
+        record = next((r for r in catalog.records if r.id == record_id), None)
+        claim = next(
+            (c for c in (record.config.claims if record else []) if c.id == claim_id), None
+        )
+        if record is None or claim is None:
+            return render(
+                "desk_done.html",
+                status=404,
+                heading="No such claim",
+                error=f"no claim {claim_id!r} of record {record_id!r} in {cfg.config_dir}",
+            )
+        try:
+            preview = update_claim(
+                catalog,
+                cfg.db,
+                record_id,
+                claim_id,
+                query.get("source_id") or None,
+                dry_run=True,
+                scope=scope,
+            )
+            error = None
+        except WarehouseBusy:
+            return busy()
+        except EvidenceError as e:
+            preview, error = None, str(e)
+        return render(
+            "desk_decide.html",
+            record_id=record_id,
+            claim_id=claim_id,
+            quote=claim.quote,
+            preview=preview,
+            error=error,
+        )
+
+    async def update(request: Request) -> Response:
+        if request.method == "GET":
+            return await run_in_threadpool(read_decision, dict(request.query_params))
+        return await act(request, "Not updated", do_update)
 
     def do_accept(form: dict[str, str]) -> dict[str, Any]:
         from flows.commands.accept import accept_held
@@ -211,9 +326,6 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             "record_id": record_id,
         }
 
-    async def update(request: Request) -> Response:
-        return await act(request, "Not updated", do_update)
-
     async def accept(request: Request) -> Response:
         return await act(request, "Not accepted", do_accept)
 
@@ -221,11 +333,31 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         routes=[
             Route("/", index),
             Route("/records/{record_id}", record),
-            Route("/update", update, methods=["POST"]),
+            Route("/update", update, methods=["GET", "POST"]),
             Route("/accept", accept, methods=["POST"]),
+            Route("/done/{key}", done),
         ]
     )
     return _Guard(app, hosts, cfg.token)  # type: ignore[return-value]
+
+
+# A word diff's marks (`[-gone-]`, `{+new+}`), each within its line: bounded, so a page
+# full of unclosed marks costs a line's length per mark at most.
+_MARK = re.compile(r"\[-([^\n]{0,4000}?)-\]|\{\+([^\n]{0,4000}?)\+\}")
+
+
+def marked(diff: str) -> Markup:
+    """A word diff as HTML: deletions and insertions as <del> and <ins>, all else text."""
+    out: list[str] = []
+    pos = 0
+    for m in _MARK.finditer(diff):
+        out.append(escape(diff[pos : m.start()]))
+        gone, new = m.group(1), m.group(2)
+        out.append(Markup("<del>{}</del>").format(gone) if gone is not None else "")
+        out.append(Markup("<ins>{}</ins>").format(new) if new is not None else "")
+        pos = m.end()
+    out.append(escape(diff[pos:]))
+    return Markup("").join(out)
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -240,7 +372,9 @@ async def _form(request: Request) -> dict[str, str]:
         if len(body) > MAX_FORM:
             return {}
     try:
-        fields = parse_qs(body.decode("utf-8", "replace"), max_num_fields=20)
+        fields = parse_qs(
+            body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=20
+        )
     except ValueError:
         return {}
     return {k: v[0] for k, v in fields.items()}
@@ -320,9 +454,10 @@ def serve_desk(cfg: DeskConfig, open_browser: bool = False) -> int:
         raise EvidenceError(f"cannot serve on {cfg.host}:{cfg.port}: {e.strerror or e}") from None
     sock.listen(64)
     port = sock.getsockname()[1]
-    served = DeskConfig(cfg.config_dir, cfg.db, cfg.host, port, cfg.token)
+    served = replace(cfg, port=port)
     shown = f"[{cfg.host.strip('[]')}]" if family == socket.AF_INET6 else cfg.host
-    url = f"http://{shown}:{port}/" + (f"?token={cfg.token}" if cfg.token else "")
+    base = cfg.public_url.rstrip("/") + "/" if cfg.public_url else f"http://{shown}:{port}/"
+    url = base + (f"?token={cfg.token}" if cfg.token else "")
     print(f"serving on {url}", flush=True)
     if open_browser:
         import webbrowser

@@ -147,7 +147,13 @@ def test_the_desk_in_a_real_browser(desk: tuple[str, Path, Path]) -> None:
             page.screenshot(path=str(shots / "desk-changed.png"), full_page=True)
             page.goto(url)
 
-            page.click("button:has-text('Update')")
+            page.click("button:has-text('Update')")  # the decision page: nothing written
+            body = page.inner_text("body")
+            assert "The quote now" in body and "$2,500 in GPU credits" in body
+            assert record_file.read_text() == before
+            page.screenshot(path=str(shots / "desk-decide.png"), full_page=True)
+            page.click("button:has-text('Confirm')")
+            assert "/done/" in page.url  # Post/Redirect/Get: a reload sends nothing again
             body = page.inner_text("body")
             assert "Updated acme/credits" in body and "-> documented" in body
             assert '+      quote: "$2,500 in GPU credits"' in body
@@ -157,7 +163,15 @@ def test_the_desk_in_a_real_browser(desk: tuple[str, Path, Path]) -> None:
                 '"$2,500 in GPU credits"   # kept by hand',
             )  # exactly the quote's line, its comment kept
             assert _grade(db, "acme") == "documented"
+            page.reload()
+            assert "Updated acme/credits" in page.inner_text("body")
+            assert record_file.read_text() == after
 
+            page.goto(url + "records/gutted")  # the held page: what it lost, and Accept
+            body = page.inner_text("body")
+            assert "Held for review" in body and "Down for maintenance" in body
+            assert page.locator("pre.diff del").count() >= 1
+            page.screenshot(path=str(shots / "desk-held.png"), full_page=True)
             page.goto(url)
             page.click("button:has-text('Accept')")
             assert "Accepted gutted/page" in page.inner_text("body")

@@ -193,6 +193,15 @@ def test_a_page_with_no_passage_near_the_quote(
     )
     assert main(k.args("update", "r", "prize")) == 2
     assert "no page has a passage near the quote" in capsys.readouterr().err
+    # the keeper's own words: the quote's line only, then checked against the pages
+    before = k.file.read_text()
+    assert main(k.args("update", "r", "prize", "--quote", "  Nothing about  credits ")) == 0
+    assert "took your words into r/prize" in capsys.readouterr().out
+    after = k.file.read_text()
+    changed = [b for b, a in zip(before.splitlines(), after.splitlines(), strict=True) if a != b]
+    assert len(changed) == 1 and "Nothing about credits" in after
+    assert main(k.args("update", "r", "prize", "--quote", "  ")) == 2
+    assert "an empty quote" in capsys.readouterr().err
 
 
 def test_a_status_claim_takes_the_status_too(tmp_path: Path) -> None:

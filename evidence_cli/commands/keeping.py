@@ -21,6 +21,7 @@ from flows.catalog import config_dir_from, resolve_db
     arg("claim_id", metavar="CLAIM"),
     arg("--source", metavar="SOURCE", help="take the wording of this source's page"),
     arg("--dry-run", action="store_true", help="print the change; write nothing"),
+    arg("--quote", metavar="TEXT", help="write these words as the quote (where no page has them)"),
     requires=["catalog"],
 )
 def update(run: Run) -> int:
@@ -35,14 +36,16 @@ def update(run: Run) -> int:
         args.source,
         dry_run=args.dry_run,
         scope=run.scope,
+        quote=args.quote,
     )
     print(done.diff, end="")
     if not done.written:
         print(f"(dry run: {done.path} not written)")
         return 0
     print(
-        f"took the wording of {done.source_id} into {done.record_id}/{done.claim_id}; "
-        f"checked against the stored pages: {done.regraded}"
+        f"took {'your words' if args.quote is not None else 'the wording of ' + done.source_id}"
+        f" into {done.record_id}/{done.claim_id}; checked against the stored pages: "
+        f"{done.regraded}"
     )
     return 0
 
@@ -199,10 +202,23 @@ def plan(run: Run) -> int:
         "but a loopback one",
     ),
     arg("--open", action="store_true", help="open it in the web browser"),
+    arg(
+        "--public-url",
+        metavar="URL",
+        help="the address browsers use (through a reverse proxy, or a name of this machine): "
+        "its host is served and printed",
+    ),
+    arg(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="another host name browsers may send (repeatable)",
+    ),
     requires=["catalog"],  # a config error stops here, before anything is served
 )
 def ui(run: Run) -> int:
-    from evidence_cli.desk import DeskConfig, serve_desk
+    from evidence_cli.desk import DeskConfig, allowed_hosts, serve_desk
     from flows.catalog import is_loopback
     from warehouse.db import peek
     from warehouse.release import refusal
@@ -222,5 +238,13 @@ def ui(run: Run) -> int:
         )
     if not 0 <= args.port <= 65535:
         raise EvidenceError(f"--port {args.port}: give a port from 0 to 65535")
-    cfg = DeskConfig(run.catalog.config_dir.resolve(), db.resolve(), args.host, args.port, token)
+    cfg = DeskConfig(
+        run.catalog.config_dir.resolve(),
+        db.resolve(),
+        args.host,
+        args.port,
+        token,
+        allowed_hosts(args.allow_host, args.public_url),
+        args.public_url,
+    )
     return serve_desk(cfg, args.open)

@@ -30,6 +30,8 @@ from warehouse.db import session
 from warehouse.keeping import CurrentCheck
 from warehouse.lock import refresh_lock
 
+HAND = "your words"  # where a quote written by hand comes from
+
 
 @dataclass(frozen=True, slots=True)
 class Update:
@@ -43,6 +45,7 @@ class Update:
     written: bool
     before: tuple[str, str] | None = None  # the record's (grade, freshness)
     after: tuple[str, str] | None = None
+    words: str = ""  # the quote written (or to be)
 
     @property
     def regraded(self) -> str:
@@ -62,10 +65,12 @@ def update_claim(
     source_id: str | None = None,
     dry_run: bool = False,
     scope: str = "",
+    quote: str | None = None,
 ) -> Update:
-    """Write the wording of the claim's page into its quote (and status), or raise an
-    EvidenceError naming why not, the file untouched; the commands it names carry
-    `scope` (` --config DIR --db PATH`)."""
+    """Write the wording of the claim's page into its quote (and status), or the keeper's
+    own words (`quote`: a quote written by hand, where no page has a passage near it), or
+    raise an EvidenceError naming why not, the file untouched; the commands it names
+    carry `scope` (` --config DIR --db PATH`)."""
     record = next((r for r in catalog.records if r.id == record_id), None)
     if record is None:
         known = (r.id for r in catalog.records)
@@ -90,19 +95,26 @@ def update_claim(
                 f"{record_id}{scope}` first, so that the wording is taken from pages checked "
                 "against the file as it is"
             )
-        check = _choose(
-            keeping.current_checks(con, record_id, claim_id),
-            claim_id,
-            source_id,
-            keeping.claim_grade(con, record_id, claim_id),
-            scope,
-        )
-        words = " ".join((check.found_text or check.closest_text or "").split())
+        check: CurrentCheck | None = None
+        if quote is not None:
+            words = " ".join(quote.split())
+            if not words:
+                raise EvidenceError(f"an empty quote for {claim_id}: write the page's words")
+        else:
+            check = _choose(
+                keeping.current_checks(con, record_id, claim_id),
+                claim_id,
+                source_id,
+                keeping.claim_grade(con, record_id, claim_id),
+                scope,
+            )
+            words = " ".join((check.found_text or check.closest_text or "").split())
         status = claim.status.value if claim.status else None
         new_status = status
         if status is not None:
             found = [m.status.value for m in extract_statuses(words)]
-            new_status = check.found_status or (found[0] if found else status)
+            said = check.found_status if check is not None else None
+            new_status = said or (found[0] if found else status)
         before_text = path.read_text(encoding="utf-8")
         file = RecordFile(path, record_id, before_text)
         file.set_claim(claim_id, "quote", words)
@@ -111,8 +123,9 @@ def update_claim(
             file.set_claim(claim_id, "status", new_status)
         after_text = file.new_text()
         diff = diff_text(path, before_text, after_text)
+        taken_from = check.source_id if check is not None else HAND
         if dry_run:
-            return Update(record_id, claim_id, check.source_id, path, diff, False)
+            return Update(record_id, claim_id, taken_from, path, diff, False, words=words)
         grade_before = keeping.record_grade(con, record_id)
         # the catalog as it will be, checked before anything is written: the file is
         # written once, whole, and only when valid (a kill leaves it as it was or done)
@@ -120,11 +133,14 @@ def update_claim(
         write_atomically(path, after_text)
         store.sync_catalog(con, *catalog_rows(updated))
         keeping.sync_keeping(con, *keeping_rows(updated))
-        keeping.note_update(con, check, record_id, claim_id, words, new_status, now)
+        if check is not None:
+            keeping.note_update(con, check, record_id, claim_id, words, new_status, now)
         check_claims(con)
         store.grade_all(con)
         grade_after = keeping.record_grade(con, record_id)
-    return Update(record_id, claim_id, check.source_id, path, diff, True, grade_before, grade_after)
+    return Update(
+        record_id, claim_id, taken_from, path, diff, True, grade_before, grade_after, words
+    )
 
 
 @contextmanager
@@ -159,7 +175,8 @@ def _choose(
         if not (check.found_text or check.closest_text):
             raise EvidenceError(
                 f"no passage of {source_id}'s page is near the quote of {claim_id}: "
-                "write the new quote by hand (`evidence show` gives the page's figures)"
+                "write the new quote by hand (--quote TEXT; `evidence show` gives the "
+                "page's figures)"
             )
         return check
     if not checks:
@@ -188,5 +205,5 @@ def _choose(
         raise EvidenceError(f"{claim_id} is confirmed on every page: nothing to take")
     raise EvidenceError(
         f"no page has a passage near the quote of {claim_id}: write the new quote by hand "
-        "(`evidence show` gives the page's figures)"
+        "(--quote TEXT; `evidence show` gives the page's figures)"
     )

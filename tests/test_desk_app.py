@@ -1,0 +1,131 @@
+"""The desk's application in this process (Starlette's TestClient over a real catalog and
+database): a decision page before every write, Post/Redirect/Get after it, a quote
+written by hand, and the hosts a desk answers."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from keeping_support import T0, Kept
+from starlette.testclient import TestClient
+from test_keeping import NEW, OLD, RECORD
+
+from evidence_base.errors import EvidenceError
+from evidence_cli.desk import DeskConfig, allowed_hosts, desk_app
+
+BASE = "http://127.0.0.1:8765"
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVIDENCE_NOW", (T0 + timedelta(days=1)).isoformat())
+
+
+@pytest.fixture
+def kept(tmp_path: Path) -> Kept:
+    k = Kept(tmp_path, RECORD)
+    k.refresh({"own": OLD, "blog": OLD})
+    k.refresh({"own": NEW, "blog": OLD}, T0 + timedelta(days=1))
+    return k
+
+
+def client(k: Kept, **extra: object) -> TestClient:
+    cfg = DeskConfig(k.config, k.db, "127.0.0.1", 8765, None, **extra)  # type: ignore[arg-type]
+    return TestClient(desk_app(cfg), base_url=BASE, follow_redirects=False)
+
+
+def token(page: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert found is not None
+    return found[1]
+
+
+def test_update_shows_what_it_writes_then_writes_it_once(kept: Kept) -> None:
+    before = kept.file.read_text()
+    desk = client(kept)
+    index = desk.get("/")
+    assert 'action="/update"' in index.text and "Update…" in index.text
+    decide = desk.get("/update", params={"record_id": "r", "claim_id": "prize"})
+    assert decide.status_code == 200
+    assert "$4,000 in GPU credits for the best runs" in decide.text  # the quote now
+    assert "$2,500 in GPU credits for the best runs" in decide.text  # the page's words
+    assert '<span class="ins">+' in decide.text and '<span class="del">-' in decide.text
+    assert kept.file.read_text() == before  # a decision page writes nothing
+
+    form = {"record_id": "r", "claim_id": "prize", "source_id": "own"}
+    done = desk.post("/update", data={**form, "csrf": token(decide.text)})
+    assert done.status_code == 303 and done.headers["location"].startswith("/done/")
+    after = kept.file.read_text()
+    assert after != before and "$2,500 in GPU credits" in after
+    said = desk.get(done.headers["location"])
+    assert said.status_code == 200 and "Updated r/prize" in said.text
+    assert "contradicted, fresh -&gt; documented, fresh" in said.text
+    # a reload of what it did is a GET: nothing is sent again, nothing written
+    assert desk.get(done.headers["location"]).text.count("Updated r/prize") >= 1
+    assert kept.file.read_text() == after
+    assert desk.get("/done/nope").status_code == 404
+
+
+def test_a_quote_written_by_hand_where_no_page_has_one(kept: Kept) -> None:
+    kept.refresh({"own": "Nothing about credits.", "blog": "Nor here."}, T0 + timedelta(days=1))
+    desk = client(kept)
+    decide = desk.get("/update", params={"record_id": "r", "claim_id": "teams"})
+    assert decide.status_code == 200
+    assert "no page has a passage near the quote" in decide.text  # why Update cannot
+    assert '<textarea name="quote"' in decide.text
+    form = {"record_id": "r", "claim_id": "teams", "csrf": token(decide.text)}
+    done = desk.post("/update", data={**form, "quote": "Over 2,000 teams funded"})
+    assert done.status_code == 303
+    assert 'quote: "Over 2,000 teams funded"' in kept.file.read_text()
+    assert "Took your words" in desk.get(done.headers["location"]).text
+    # an empty one is refused, the file untouched
+    written = kept.file.read_text()
+    refused = desk.post("/update", data={**form, "quote": "  "})
+    assert refused.status_code == 409 and "an empty quote" in refused.text
+    assert kept.file.read_text() == written
+
+
+def test_an_unknown_claim_is_a_page_that_says_so(kept: Kept) -> None:
+    answer = client(kept).get("/update", params={"record_id": "r", "claim_id": "nope"})
+    assert answer.status_code == 404 and "no claim" in answer.text
+
+
+def test_the_hosts_a_desk_answers(kept: Kept) -> None:
+    plain = client(kept)
+    assert plain.get("/", headers={"Host": "desk.example"}).status_code == 400
+    named = client(kept, allow_hosts=allowed_hosts([], "https://desk.example/"))
+    assert named.get("/", headers={"Host": "desk.example"}).status_code == 200
+    assert named.get("/", headers={"Host": "desk.example:8765"}).status_code == 200
+    assert named.get("/", headers={"Host": "evil.example"}).status_code == 400
+    ported = client(kept, allow_hosts=allowed_hosts(["box.lan:9000"], None))
+    assert ported.get("/", headers={"Host": "box.lan:9000"}).status_code == 200
+    assert ported.get("/", headers={"Host": "box.lan"}).status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("names", "url"),
+    [(["not a host"], None), (["evil.example/x"], None), ([], "ftp://desk.example/")],
+)
+def test_a_bad_host_name_is_one_line(names: list[str], url: str | None) -> None:
+    with pytest.raises(EvidenceError) as e:
+        allowed_hosts(names, url)
+    assert "\n" not in str(e.value)
+
+
+def test_a_word_diff_is_marked_up_and_everything_else_escaped() -> None:
+    from evidence_cli.desk import marked
+
+    html = str(marked("a [-<b>4,000</b>-] {+<i>2,500</i>+} x\n[- never closed <s>"))
+    assert "<del>&lt;b&gt;4,000&lt;/b&gt;</del>" in html
+    assert "<ins>&lt;i&gt;2,500&lt;/i&gt;</ins>" in html
+    assert "[- never closed &lt;s&gt;" in html and "<s>" not in html
+
+
+def test_the_record_page_colours_what_moved(kept: Kept) -> None:
+    page = client(kept).get("/records/r")
+    assert page.status_code == 200
+    assert "<del>$4,000</del>" in page.text or "<del>4,000</del>" in page.text, page.text
+    assert "[-" not in page.text and "{+" not in page.text
