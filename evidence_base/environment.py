@@ -144,6 +144,27 @@ VARIABLES: tuple[Variable, ...] = (
         internal=True,
     ),
     Variable(
+        "GITHUB_TOKEN",
+        "text",
+        "",
+        "flows",
+        "the token `evidence propose --open` opens pull requests with (GitHub Actions sets it)",
+    ),
+    Variable(
+        "GITHUB_API_URL",
+        "URL",
+        "",
+        "flows",
+        "the forge's REST API (default https://api.github.com; GitHub Enterprise's own)",
+    ),
+    Variable(
+        "GITHUB_REPOSITORY",
+        "owner/name",
+        "",
+        "flows",
+        "the repository pull requests are opened on (default: from the origin's URL)",
+    ),
+    Variable(
         "EVIDENCE_PAUSE_DIR",
         "path",
         "",

@@ -64,7 +64,7 @@ def test_each_read_names_a_declared_variable_from_a_layer_it_allows() -> None:
 def test_the_docs_table_is_the_declared_one() -> None:
     doc = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     table = doc.split("## Environment variables", 1)[1]
-    documented = set(re.findall(r"^\| `(EVIDENCE_\w+)` \|", table, re.M))
+    documented = set(re.findall(r"^\| `((?:EVIDENCE|GITHUB)_\w+)` \|", table, re.M))
     assert documented == {v.name for v in VARIABLES if not v.internal}
 
 

@@ -191,6 +191,58 @@ def plan(run: Run) -> int:
 
 
 @command(
+    "propose",
+    "write what pages settle into the record files on a git branch, as a pull request",
+    "evidence propose --push --open",
+    arg("--branch", default="evidence/updates", help="the branch (default evidence/updates)"),
+    arg("--push", action="store_true", help="push the branch to origin"),
+    arg(
+        "--open",
+        action="store_true",
+        help="push, and open or update its pull request (GITHUB_TOKEN, GITHUB_REPOSITORY, "
+        "GITHUB_API_URL)",
+    ),
+    arg("--body", metavar="FILE", help="also write the pull request's body to FILE"),
+    requires=["catalog"],
+)
+def propose(run: Run) -> int:
+    from evidence_cli.proposal import body, title
+    from flows.commands.propose import propose as build
+    from flows.commands.propose import publish
+    from warehouse.db import session
+
+    args = run.args
+    db = run.readable_db
+    done = build(run.catalog.config_dir, db, args.branch, run.scope, forge=args.open)
+    if done.declined:
+        print(
+            f"the last pull request was closed unmerged: its {done.declined} item(s) are "
+            "not proposed again until their pages move"
+        )
+    if done.head is None:
+        print(
+            f"nothing to propose: no review item is settled by a page's own wording "
+            f"({len(done.unsettled)} need a person: `evidence review`)"
+        )
+        return 0
+    site = run.catalog.settings.site
+    with session(db, read_only=True) as con:
+        text = body(done, con, site.url, site.desk_url)
+    if args.body:
+        Path(args.body).write_text(text, encoding="utf-8")
+    publish(done, db, title(done), text, args.push, args.open)
+    said = "moved to" if done.moved else "already at"
+    print(f"{done.branch} {said} {done.head[:10]}: {len(done.commits)} commit(s) on {done.base}")
+    for subject in done.commits:
+        print(f"  {subject}")
+    if done.pushed:
+        print(f"pushed {done.branch} to origin")
+    if done.pull is not None:
+        print(f"pull request #{done.pull.number}: {done.pull.url}")
+    return 0
+
+
+@command(
     "ui",
     "the keeper's desk: review and keep the catalog in the browser",
     "evidence ui --open",

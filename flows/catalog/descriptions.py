@@ -137,5 +137,9 @@ FIELDS: dict[str, dict[str, str]] = {
     },
     "SiteSettings": {
         "license": "The published catalog's licence (a URL), in the site's metadata.",
+        "url": "Where the static site is published; `evidence propose` links each record's "
+        "page there.",
+        "desk_url": "Where the keeper's desk answers; `evidence propose` links each record's "
+        "page there.",
     },
 }

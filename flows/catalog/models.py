@@ -245,6 +245,9 @@ def license_url(license: str) -> str:
 class SiteSettings(_Strict):
     # the published catalog's licence: an http(s) URL or an SPDX identifier
     license: str | None = Field(None, min_length=1)
+    # where the site and the desk are published: a proposal links each record's page there
+    url: Annotated[str, BeforeValidator(lambda v: check_url(str(v)))] | None = None
+    desk_url: Annotated[str, BeforeValidator(lambda v: check_url(str(v)))] | None = None
 
     @field_validator("license")
     @classmethod

@@ -15,6 +15,7 @@ from extractors.statuses import extract_statuses
 from extractors.values import CheckOutcome
 from flows.catalog import (
     Catalog,
+    ClaimConfig,
     RecordFile,
     catalog_with,
     diff_text,
@@ -101,26 +102,17 @@ def update_claim(
             if not words:
                 raise EvidenceError(f"an empty quote for {claim_id}: write the page's words")
         else:
-            check = _choose(
+            check = choose_check(
                 keeping.current_checks(con, record_id, claim_id),
                 claim_id,
                 source_id,
                 keeping.claim_grade(con, record_id, claim_id),
                 scope,
             )
-            words = " ".join((check.found_text or check.closest_text or "").split())
-        status = claim.status.value if claim.status else None
-        new_status = status
-        if status is not None:
-            found = [m.status.value for m in extract_statuses(words)]
-            said = check.found_status if check is not None else None
-            new_status = said or (found[0] if found else status)
+            words = page_words(check)
         before_text = path.read_text(encoding="utf-8")
         file = RecordFile(path, record_id, before_text)
-        file.set_claim(claim_id, "quote", words)
-        file.drop_figure_comment(claim_id)  # suggest's parsed figure: now another one
-        if new_status != status and new_status is not None:
-            file.set_claim(claim_id, "status", new_status)
+        new_status = take_words(file, claim, words, check)
         after_text = file.new_text()
         diff = diff_text(path, before_text, after_text)
         taken_from = check.source_id if check is not None else HAND
@@ -143,13 +135,36 @@ def update_claim(
     )
 
 
+def take_words(
+    file: RecordFile, claim: ClaimConfig, words: str, check: CurrentCheck | None
+) -> str | None:
+    """Edit the claim in its file to say `words` (and, for a status claim, the status they
+    state, or the one its check found); the claim's status after."""
+    status = claim.status.value if claim.status else None
+    new_status = status
+    if status is not None:
+        found = [m.status.value for m in extract_statuses(words)]
+        said = check.found_status if check is not None else None
+        new_status = said or (found[0] if found else status)
+    file.set_claim(claim.id, "quote", words)
+    file.drop_figure_comment(claim.id)  # suggest's parsed figure: now another one
+    if new_status != status and new_status is not None:
+        file.set_claim(claim.id, "status", new_status)
+    return new_status
+
+
+def page_words(check: CurrentCheck) -> str:
+    """The page's wording a check found (or its closest passage), spaces folded."""
+    return " ".join((check.found_text or check.closest_text or "").split())
+
+
 @contextmanager
 def _upgraded(db: Path) -> Iterator[None]:
     upgrade_file(db)
     yield
 
 
-def _choose(
+def choose_check(
     checks: list[CurrentCheck],
     claim_id: str,
     source_id: str | None,

@@ -1,0 +1,29 @@
+"""A pull request's body stays under the forge's limit: lines are added whole while they
+fit, and what does not fit is counted, never cut mid-line."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from evidence_cli.proposal import Budget
+
+
+@given(st.lists(st.lists(st.text(max_size=300), min_size=1, max_size=5), max_size=200))
+def test_lines_go_in_whole_or_not_at_all(blocks: list[list[str]]) -> None:
+    out = Budget(5_000)
+    kept = []
+    for block in blocks:
+        if out.fits(block):
+            kept.extend(block)
+        out.add(block)
+    assert out.lines == kept
+    assert len(out.text()) <= 5_000 + 1
+    assert out.size == sum(len(line) + 1 for line in kept)
+
+
+def test_a_reserve_keeps_room_for_the_closing_lines() -> None:
+    out = Budget(1_000)
+    out.add(["x" * 700])
+    assert not out.fits(["y" * 200], reserve=200)
+    assert out.fits(["y" * 200])
