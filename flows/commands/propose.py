@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from evidence_base.errors import ConfigError, EvidenceError
+from evidence_base.errors import ConfigError, EvidenceError, first_line
 from flows.catalog import (
     Catalog,
     ClaimConfig,
@@ -136,7 +136,7 @@ def propose(
     folder = config_dir.resolve().relative_to(root)
     dirty = git.run("status", "--porcelain", "--", str(folder) or ".")
     if dirty:
-        first = dirty.splitlines()[0][3:]
+        first = first_line(dirty)[3:]
         raise EvidenceError(
             f"the catalog has uncommitted changes ({first}): commit or stash them first, so "
             "that the proposal starts from a commit"
