@@ -195,4 +195,6 @@ def test_refusals_are_one_line(
         shutil.rmtree(kept.root / ".git")
     code, _, err = propose(kept, capsys)
     assert code == 2 and err.count("\n") == 1 and says in err, err
+    if setup == "dirty":
+        assert "(config/records/r.yaml)" in err
     assert "moved to" not in err

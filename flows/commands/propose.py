@@ -136,7 +136,7 @@ def propose(
     folder = config_dir.resolve().relative_to(root)
     dirty = git.run("status", "--porcelain", "--", str(folder) or ".")
     if dirty:
-        first = first_line(dirty)[3:]
+        first = first_line(dirty).split(maxsplit=1)[-1]  # (its path, past the status)
         raise EvidenceError(
             f"the catalog has uncommitted changes ({first}): commit or stash them first, so "
             "that the proposal starts from a commit"
