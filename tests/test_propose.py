@@ -125,13 +125,21 @@ def test_a_proposal_is_a_branch_of_commits_and_one_pull_request(
     assert "**evidence plan** (`main` -> working tree)" in body
     assert "pull request #1: https://forge.example/acme/catalog/pull/1" in out
 
-    # nothing new: nothing moves, the same pull request updated in place, never a second
+    # nothing new: nothing moves, nothing is sent
     code, out, err = propose(kept, capsys, "--open")
     assert code == 0, err
     assert out.splitlines()[0].startswith(f"{BRANCH} already at {head[:10]}")
     assert git(kept.root, "rev-parse", BRANCH) == head
-    assert len(forge.posted("POST")) == 1 and len(forge.posted("PATCH")) == 1
-    assert len(forge.pulls) == 1
+    assert len(forge.posted("POST")) == 1 and forge.posted("PATCH") == []
+    # the page moves again: the branch follows, its pull request updated in place
+    kept.refresh({"own": page("2,000", "closed")}, T0 + timedelta(days=2))
+    code, out, err = propose(kept, capsys, "--open")
+    assert code == 0, err
+    head = git(kept.root, "rev-parse", BRANCH)
+    assert out.splitlines()[0].startswith(f"{BRANCH} moved to {head[:10]}")
+    (patched,) = forge.posted("PATCH")
+    assert "$2,000" in patched["body"] and len(forge.pulls) == 1
+    assert git(tmp_path / "origin.git", "rev-parse", BRANCH) == head
 
     # the proposed branch checks and plans as any branch does
     tree = tmp_path / "proposed"

@@ -85,6 +85,18 @@ def decline(con: duckdb.DuckDBPyConnection, branch: str, head: str, now: datetim
     return int(n)
 
 
+def items_of(con: duckdb.DuckDBPyConnection, branch: str, head: str) -> set[Proposed]:
+    """The items of the proposal that left the branch at `head`."""
+    return {
+        Proposed(*row)
+        for row in con.execute(
+            "SELECT record_id, claim_id, source_id, words FROM store.proposal_items"
+            " WHERE branch = ? AND head_commit = ?",
+            [branch, head],
+        ).fetchall()
+    }
+
+
 def declined(con: duckdb.DuckDBPyConnection) -> set[Proposed]:
     """Every item a person declined: the same words from the same page are not proposed
     again."""

@@ -33,11 +33,14 @@ from flows.catalog.operator import Ignored, is_loopback
 from flows.catalog.schema import json_schema
 from flows.catalog.served import check_held, check_served
 from flows.catalog.writer import (
+    Edit,
     RecordFile,
     dead_source_step,
     diff_text,
+    edited,
     file_digest,
     write_atomically,
+    written_together,
     yaml_quoted,
 )
 from flows.catalog.yaml_lines import load_yaml
@@ -49,6 +52,7 @@ __all__ = [
     "Catalog",
     "CheckedCatalog",
     "ClaimConfig",
+    "Edit",
     "FetchSettings",
     "Ignored",
     "Record",
@@ -66,6 +70,7 @@ __all__ = [
     "dead_source_step",
     "did_you_mean",
     "diff_text",
+    "edited",
     "file_digest",
     "is_loopback",
     "json_schema",
@@ -79,5 +84,6 @@ __all__ = [
     "source_slug",
     "url_problem",
     "write_atomically",
+    "written_together",
     "yaml_quoted",
 ]

@@ -70,6 +70,27 @@ class RecordFile:
         self.data = _data(self.text, path)
         self.expected = _record_data(self.data, record_id)
 
+    @classmethod
+    def several(cls, path: Path, record_ids: list[str]) -> list[RecordFile]:
+        """One editor per record of one file, the file read and parsed once: their edits
+        are all on the same text (`edited` applies any of them), and the data they expect
+        is one, so that the file written with all of them is checked once, whole."""
+        text = path.read_text(encoding="utf-8")
+        try:
+            root = YAML().compose(text)
+        except YAMLError as e:
+            raise EvidenceError(f"{path}: unparseable YAML ({e}); fix it first") from None
+        data = _data(text, path)
+        editors = []
+        for record_id in record_ids:
+            editor = cls.__new__(cls)
+            editor.path, editor.record_id, editor.text = path, record_id, text
+            editor.record = _record_node(root, record_id, path)
+            editor.edits, editor.data = [], data
+            editor.expected = _record_data(data, record_id)
+            editors.append(editor)
+        return editors
+
     def claim_node(self, claim_id: str) -> MappingNode:
         claims = _get(self.record, "claims")
         if isinstance(claims, SequenceNode):
@@ -166,9 +187,7 @@ class RecordFile:
 
     def new_text(self) -> str:
         """The file with every edit made; checked to read as the data with the changes."""
-        text = self.text
-        for e in sorted(self.edits, key=lambda e: e.start, reverse=True):
-            text = text[: e.start] + e.text + text[e.end :]
+        text = edited(self.text, self.edits)
         if _data(text, self.path) != self.data:
             raise EvidenceError(
                 f"{self.path}: could not write the change without altering the rest of the "
@@ -178,6 +197,26 @@ class RecordFile:
 
     def _in_flow(self, node: Node) -> bool:
         return _inside_flow(self.record, node)
+
+
+def written_together(editors: list[RecordFile]) -> str:
+    """The file with the edits of every editor made (editors of one file, from
+    `RecordFile.several`); checked once to read as the data with all the changes."""
+    first = editors[0]
+    text = edited(first.text, [e for editor in editors for e in editor.edits])
+    if _data(text, first.path) != first.data:
+        raise EvidenceError(
+            f"{first.path}: could not write the change without altering the rest of the "
+            "file; make it by hand"
+        )
+    return text
+
+
+def edited(text: str, edits: list[Edit]) -> str:
+    """The text with the edits made (each on the text as it was, none overlapping)."""
+    for e in sorted(edits, key=lambda e: e.start, reverse=True):
+        text = text[: e.start] + e.text + text[e.end :]
+    return text
 
 
 def dead_source_step(path: Path, record_id: str, source_id: str) -> str:

@@ -25,10 +25,13 @@ from evidence_base.errors import ConfigError, EvidenceError, first_line
 from flows.catalog import (
     Catalog,
     ClaimConfig,
+    Edit,
     RecordFile,
+    edited,
     file_digest,
     load_catalog,
     write_atomically,
+    written_together,
 )
 from flows.commands.forge import GitHub, PullRequest, repository_from
 from flows.commands.plan import Plan, run_plan
@@ -164,6 +167,7 @@ def propose(
                 if pulls and pulls[0].state == "closed" and not pulls[0].merged:
                     out.declined = proposals.decline(con, branch, last.head_commit, now)
             declined = proposals.declined(con)
+            carried = proposals.items_of(con, branch, last.head_commit) if last else set()
             queue = review_items(con, now, scope)
             for item in queue:
                 taken = _settled(con, catalog, item, root, scope)
@@ -173,7 +177,12 @@ def propose(
                     out.skipped += 1
                 else:
                     out.items.append(taken)
-        if out.items:
+        if out.items and last is not None and _unchanged(git, out, last, carried):
+            out.head = last.head_commit  # it says all this already: its plan, read again
+            with _worktree(git, out.head) as tree:
+                plan = run_plan(tree / folder, db, out.base_commit)
+            out.plan = replace(plan, base=out.base)
+        elif out.items:
             _build(git, out, folder, db)
         with session(db, now=now) as con:
             if out.head is not None and out.moved:
@@ -196,8 +205,10 @@ def publish(proposal: Proposal, db: Path, title: str, body: str, push: bool, ope
             current = next((p for p in pulls if p.state == "open"), None)
             if current is None:
                 proposal.pull = hub.open(proposal.branch, proposal.base, title, body)
-            else:
+            elif proposal.moved:  # updated in place: one pull request per branch
                 proposal.pull = hub.update(current.number, title, body)
+            else:  # it says all this already
+                proposal.pull = current
         with session(db) as con:
             proposals.note_pull_request(
                 con, proposal.branch, proposal.head, proposal.pull.number, proposal.pull.url
@@ -238,22 +249,34 @@ def _settled(
 
 def _build(git: Git, out: Proposal, folder: Path, db: Path) -> None:
     """Write every item into its file in a worktree of the base commit, plan the grade
-    moves, commit each record apart; move the branch only when its content changes."""
+    moves, commit each record apart; move the branch only when its content changes.
+    Each file is parsed once: its records' edits are made on its text as it was, all of
+    them for the plan, then record by record for the commits."""
+    by_record: dict[str, list[Item]] = {}
+    for item in out.items:
+        by_record.setdefault(item.proposed.record_id, []).append(item)
+    by_file: dict[str, list[str]] = {}
+    for record_id, items in by_record.items():
+        by_file.setdefault(items[0].file, []).append(record_id)
     with _worktree(git, out.base_commit) as tree:
-        by_record: dict[str, list[Item]] = {}
-        for item in out.items:
-            by_record.setdefault(item.proposed.record_id, []).append(item)
+        editors: dict[str, RecordFile] = {}
+        for file, records in by_file.items():
+            editors |= {e.record_id: e for e in RecordFile.several(tree / file, records)}
         for record_id, items in by_record.items():
-            _write(tree, record_id, items)
-        # the grade moves of the whole proposal, then one commit per record (records
-        # that share a file too), each written again from the base
+            for item in items:
+                take_words(editors[record_id], item.claim, item.proposed.words, item.check)
+        for file, records in by_file.items():
+            write_atomically(tree / file, written_together([editors[r] for r in records]))
         out.plan = replace(run_plan(tree / folder, db, out.base_commit), base=out.base)
         moves = {r.record_id: (r.grade_before, r.grade_after) for r in out.plan.records}
         git.run("checkout", "-q", "--", ".", cwd=tree)
+        made: dict[str, list[Edit]] = {}
         for record_id, items in by_record.items():
-            _write(tree, record_id, items)
+            file = items[0].file
+            made.setdefault(file, []).extend(editors[record_id].edits)
+            write_atomically(tree / file, edited(editors[record_id].text, made[file]))
             subject, body = _message(record_id, items, moves.get(record_id))
-            git.run("add", "--", items[0].file, cwd=tree)
+            git.run("add", "--", file, cwd=tree)
             git.run("commit", "-q", "--no-verify", "-m", subject, "-m", body, cwd=tree)
             out.commits.append(subject)
         head = git.run("rev-parse", "HEAD", cwd=tree)
@@ -265,12 +288,17 @@ def _build(git: Git, out: Proposal, folder: Path, db: Path) -> None:
     out.head, out.moved = head, True
 
 
-def _write(tree: Path, record_id: str, items: list[Item]) -> None:
-    path = tree / items[0].file
-    file = RecordFile(path, record_id)
-    for item in items:
-        take_words(file, item.claim, item.proposed.words, item.check)
-    write_atomically(path, file.new_text())
+def _unchanged(
+    git: Git, out: Proposal, last: proposals.LastProposal | None, carried: set[Proposed]
+) -> bool:
+    """The branch is where the last proposal left it, on the same base, with the same
+    items: nothing to build, nothing to say again."""
+    return (
+        last is not None
+        and last.base_commit == out.base_commit
+        and git.rev(f"refs/heads/{out.branch}") == last.head_commit
+        and carried == {i.proposed for i in out.items}
+    )
 
 
 def _message(
