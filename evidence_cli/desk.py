@@ -1,5 +1,5 @@
 """`evidence ui`: the keeper's desk, a local web application over the catalog and its
-database (contract: "The keeper's desk").
+database (docs/commands.md, "The keeper's desk").
 
 `/` is the review queue, each item with the action that settles it as a button (Update,
 as `evidence update`; Accept, as `evidence accept`), then every record; `/records/ID` is

@@ -1,5 +1,5 @@
 """Statuses: what a page states as the current status of a programme or offer, read as a
-careful reader reads statements, not phrases (contract: "Reading statuses"). The same
+careful reader reads statements, not phrases (docs/grading.md, "Reading statuses"). The same
 reader serves a page's statuses, a status claim's `found_status`, `update` and `suggest`.
 
 Every sentence that holds a cue (extractors/status_cues.py: words that may state a

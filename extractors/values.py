@@ -5,7 +5,7 @@ Each word the warehouse stores or a person reads (a grade, a freshness, a check'
 outcome, a fetch's) is a StrEnum here: its members are the strings themselves, in SQL, in
 files and on screen. tests/test_vocabulary.py holds the SQL's literals to these values.
 The words no extractor makes (a role, how a page is loaded, an alert's kind, why a source
-is due) are in evidence_base/words.py, and re-exported here for one release.
+is due) are in evidence_base/words.py.
 """
 
 from __future__ import annotations
@@ -14,11 +14,6 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
-
-from evidence_base.words import AlertKind as AlertKind
-from evidence_base.words import DueReason as DueReason
-from evidence_base.words import Render as Render
-from evidence_base.words import Role as Role
 
 
 class Status(StrEnum):

@@ -1,5 +1,5 @@
 """Evidence that is alive: sources that disagree or die, through real refreshes of pages
-served on 127.0.0.1, days apart by EVIDENCE_NOW (contract: "Sources that disagree or
+served on 127.0.0.1, days apart by EVIDENCE_NOW (docs/grading.md, "Sources that disagree or
 die")."""
 
 from __future__ import annotations

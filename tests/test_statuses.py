@@ -282,7 +282,7 @@ def test_a_long_sentence_is_no_banner() -> None:
 
 
 # The open-ended ways a page states a status, and what explains, schedules or supposes
-# one (contract: "Reading statuses"), in sentences written for these tests.
+# one (docs/grading.md, "Reading statuses"), in sentences written for these tests.
 OPEN_ENDED = [
     ("The free tier is being wound down.", {"discontinued"}),
     ("Nimbus killed its free tier last month.", {"discontinued"}),

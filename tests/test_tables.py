@@ -1,4 +1,4 @@
-"""Tables read as tables (contract: "Claim checks", Tables): a <table> of plans, the same
+"""Tables read as tables (docs/grading.md, "Tables"): a <table> of plans, the same
 plans built of <div>s and <span>s, and a table whose cells ran together in its text. A
 price column is money in its header's currency and per its header's period, whatever
 the header's words; a row is quoted as the page shows it, with or without its cells'

@@ -75,7 +75,7 @@ class View:
 def views() -> list[View]:
     """Every view of warehouse/views/, in the order they are made: by the number their file
     names begin with. Those of schema `store` come first (the others read them), then the
-    stable views in the contract's order."""
+    stable views in docs/views.md's order."""
     found = []
     for entry in resources.files("warehouse.views").iterdir():
         m = re.match(r"^(\d+)_((?:store\.)?\w+)\.sql$", entry.name)
@@ -91,7 +91,7 @@ def views() -> list[View]:
 
 
 def stable_views() -> list[str]:
-    """The contract's views (schema `main`), in its order: what is exported and documented."""
+    """The stable views (schema `main`), in docs/views.md's order: exported, documented."""
     return [v.name for v in views() if "." not in v.name]
 
 

@@ -27,7 +27,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from evidence_base.errors import EvidenceError, UnknownRecord
+from evidence_base.errors import EvidenceError, UnknownClaim, UnknownRecord
 from flows.catalog.yaml_lines import load_yaml
 
 _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
@@ -97,7 +97,8 @@ class RecordFile:
             for item in claims.value:
                 if isinstance(item, MappingNode) and _scalar(_get(item, "id")) == claim_id:
                     return item
-        raise EvidenceError(f"{self.path}: record {self.record_id!r} has no claim {claim_id!r}")
+        known = [c.get("id") for c in self.expected.get("claims") or [] if isinstance(c, dict)]
+        raise UnknownClaim(claim_id, [str(k) for k in known if k], owner=self.record_id)
 
     def set_claim(self, claim_id: str, key: str, value: str) -> None:
         """Give the claim's `key` (an existing one) a new string value, in its own style."""
