@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import sys
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
 
 from evidence_base.errors import EvidenceError, UnknownRecord, UnknownSource
 from extractors.printable import printable
@@ -18,7 +17,7 @@ CONTEXT = 80  # characters of unchanged text kept on each side of a change
 _COLOURS = {"-": "\033[31m", "+": "\033[32m"}
 _RESET = "\033[0m"
 
-Snapshot = dict[str, Any]
+Snapshot = queries.SnapshotText
 
 
 def diff_report(
@@ -55,16 +54,14 @@ def diff_report(
             continue
         old, new = pair
         head = f"{source}: snapshot {_label(old)} -> {_label(new)}"
-        if old["snapshot_id"] == new["snapshot_id"] or old["text"] == new["text"]:
+        if old.snapshot_id == new.snapshot_id or old.text == new.text:
             out.append(f"{head}: no change")
             continue
         out.append(head)
-        if cut_for_diff(old["text"])[1] or cut_for_diff(new["text"])[1]:
+        if cut_for_diff(old.text)[1] or cut_for_diff(new.text)[1]:
             out.append(f"  (long texts: their first {MAX_DIFF_TOKENS:,} words and spaces compared)")
-        out.extend(
-            "  " + line for line in changed_lines(word_diff(old["text"], new["text"]), colour)
-        )
-        out.extend(printable(e) for e in _extracts(con, old["snapshot_id"], new["snapshot_id"]))
+        out.extend("  " + line for line in changed_lines(word_diff(old.text, new.text), colour))
+        out.extend(printable(e) for e in _extracts(con, old.snapshot_id, new.snapshot_id))
     return "\n".join(out)
 
 
@@ -73,13 +70,13 @@ def pick(
 ) -> tuple[Snapshot, Snapshot] | None:
     """(old, new): the snapshots current at the end of `since` and of `until` (default:
     the newest, and the one before it)."""
-    upto = [s for s in snapshots if until is None or s["fetched_at"] < _day_end(until)]
+    upto = [s for s in snapshots if until is None or s.fetched_at < _day_end(until)]
     if not upto:
         return None
     new = upto[-1]
     if since is None:
         return (upto[-2], new) if len(upto) >= 2 else None
-    before = [s for s in snapshots if s["fetched_at"] < _day_end(since)]
+    before = [s for s in snapshots if s.fetched_at < _day_end(since)]
     return (before[-1], new) if before else None
 
 
@@ -88,7 +85,7 @@ def _day_end(day: date) -> datetime:
 
 
 def _label(s: Snapshot) -> str:
-    return f"{s['snapshot_id']} ({s['fetched_at'].astimezone(UTC).date().isoformat()})"
+    return f"{s.snapshot_id} ({s.fetched_at.astimezone(UTC).date().isoformat()})"
 
 
 def changed_lines(runs: list[tuple[Op, str]], colour: bool = False) -> list[str]:
@@ -144,13 +141,15 @@ def _extracts(con: Connection, old_id: int, new_id: int) -> list[str]:
         out.append(
             "  statuses: "
             + "  ".join(
-                [*(f"+{s} ({p!r})" for s, p in added_s), *(f"-{s} ({p!r})" for s, p in gone_s)]
+                [
+                    *(f"+{s.status} ({s.phrase!r})" for s in added_s),
+                    *(f"-{s.status} ({s.phrase!r})" for s in gone_s),
+                ]
             )
         )
     return out
 
 
-def _figure(n: tuple[Any, ...]) -> str:
-    kind, _value, _end, unit, currency, qualifier, raw = n
-    what = " ".join(str(x) for x in (kind, currency or unit, qualifier) if x)
-    return f"{raw} ({what})"
+def _figure(n: queries.ExtractedFigure) -> str:
+    what = " ".join(str(x) for x in (n.kind, n.currency or n.unit, n.qualifier) if x)
+    return f"{n.raw} ({what})"

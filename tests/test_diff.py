@@ -12,6 +12,7 @@ from support import need_corpus
 from evidence_cli.diff import changed_lines, pick
 from extractors.text import extract_main_text
 from extractors.textdiff import appeared_and_went, word_diff
+from warehouse.queries import SnapshotText
 
 WORDS = st.lists(st.sampled_from(["credits", "$2,000", "teams", "\n", " ", "the", "GPU"]))
 
@@ -50,7 +51,7 @@ def test_changed_lines_mark_words_and_skip_unchanged_lines() -> None:
 
 def test_pick_takes_the_snapshots_current_at_each_date() -> None:
     snaps = [
-        {"snapshot_id": i, "fetched_at": datetime(2026, 11, d, 6, tzinfo=UTC), "text": str(i)}
+        SnapshotText(i, datetime(2026, 11, d, 6, tzinfo=UTC), str(i))
         for i, d in ((1, 2), (2, 5), (3, 9))
     ]
     assert pick(snaps, None, None) == (snaps[1], snaps[2])

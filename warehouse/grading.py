@@ -11,8 +11,9 @@ from datetime import datetime
 
 import duckdb
 
-from extractors.values import Grade
-from warehouse.db import sql_file
+from evidence_base.words import Role
+from extractors.values import CheckOutcome, Grade
+from warehouse.db import field_values, insert_rows, sql_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,8 +23,8 @@ class WouldBeCheck:
     record_id: str
     claim_id: str
     source_id: str
-    role: str
-    outcome: str
+    role: Role
+    outcome: CheckOutcome
     checked_at: datetime | None  # when the page was fetched: the newest evidence decides
     run_id: str | None  # the refresh that fetched it
     via: str | None = None  # live, or archived (a dead source's archived copy counts)
@@ -45,24 +46,8 @@ def grade_offline(
     with duckdb.connect(":memory:") as con:
         con.execute("SET TimeZone = 'UTC'")
         con.execute(sql_file("grading_offline.sql"))
-        # each table's rows as one list a column, zipped by unnest: one statement a table
-        con.execute(
-            "INSERT INTO grading_checks SELECT unnest($1::VARCHAR[]), unnest($2::VARCHAR[]), "
-            "unnest($3::VARCHAR[]), unnest($4::VARCHAR[]), unnest($5::VARCHAR[]), "
-            "unnest($6::TIMESTAMPTZ[]), unnest($8::VARCHAR[]), unnest($7::VARCHAR[]), "
-            "[]::DOUBLE[], unnest($9::TIMESTAMPTZ[])",
-            [
-                [c.record_id for c in made],
-                [c.claim_id for c in made],
-                [c.source_id for c in made],
-                [c.role for c in made],
-                [c.outcome for c in made],
-                [c.checked_at for c in made],
-                [c.run_id for c in made],
-                [c.via for c in made],
-                [c.dead_since for c in made],
-            ],
-        )
+        # each table's rows bound by column name (insert_rows): one statement a table
+        insert_rows(con, "grading_checks", [field_values(c) for c in made])
         con.execute(
             "INSERT INTO grading_claims SELECT unnest($1::VARCHAR[]), unnest($2::VARCHAR[])",
             [[r for r, _ in pairs], [c for _, c in pairs]],

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 import duckdb
 
 from evidence_base.words import AlertKind, DueReason
 from extractors.grading import urgency
-from extractors.values import Freshness, Grade
+from extractors.values import Freshness, Grade, Status
 from warehouse.card import (
     Card,
     CardRecord,
@@ -224,40 +223,61 @@ def record_ids(con: duckdb.DuckDBPyConnection) -> list[str]:
     return [r for (r,) in con.execute(sql_file("record_ids.sql")).fetchall()]
 
 
+@dataclass(frozen=True, slots=True)
+class SnapshotText:
+    """A snapshot of a source, as `evidence diff` compares them."""
+
+    snapshot_id: int
+    fetched_at: datetime
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedFigure:
+    """A figure read from a snapshot (a row of quoted_numbers)."""
+
+    kind: str
+    value: float | None
+    value_end: float | None
+    unit: str | None
+    currency: str | None
+    qualifier: str | None
+    raw: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedStatus:
+    """A status read from a snapshot (a row of statuses)."""
+
+    status: Status
+    phrase: str
+
+
 def snapshot_history(
     con: duckdb.DuckDBPyConnection, record_id: str, source_id: str | None
-) -> dict[str, list[dict[str, Any]]]:
-    """Per source of the record (or the one named), its snapshots oldest first:
-    snapshot_id, fetched_at, text. Empty when the record has no such source."""
+) -> dict[str, list[SnapshotText]]:
+    """Per source of the record (or the one named), its snapshots oldest first. Empty
+    when the record has no such source."""
     cur = con.execute(
-        "SELECT s.source_id, n.snapshot_id, n.fetched_at, coalesce(n.text, '') AS text "
-        "FROM store.sources s LEFT JOIN snapshots n USING (record_id, source_id) "
-        "WHERE s.record_id = ? AND (? IS NULL OR s.source_id = ?) "
-        "ORDER BY s.position, n.snapshot_id",
-        [record_id, source_id, source_id],
+        sql_file("snapshot_history.sql"), {"record_id": record_id, "source_id": source_id}
     )
-    history: dict[str, list[dict[str, Any]]] = {}
+    history: dict[str, list[SnapshotText]] = {}
     for source, snapshot_id, fetched_at, text in cur.fetchall():
         rows = history.setdefault(source, [])
         if snapshot_id is not None:
-            rows.append({"snapshot_id": snapshot_id, "fetched_at": fetched_at, "text": text})
+            rows.append(SnapshotText(snapshot_id, fetched_at, text))
     return history
 
 
 def snapshot_extracts(
     con: duckdb.DuckDBPyConnection, snapshot_id: int
-) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """The figures (kind, value, value_end, unit, currency, qualifier, raw) and statuses
-    (status, phrase) read from one snapshot."""
-    numbers = con.execute(
-        "SELECT kind, value, value_end, unit, currency, qualifier, raw FROM quoted_numbers "
-        "WHERE snapshot_id = ?",
-        [snapshot_id],
-    ).fetchall()
-    statuses = con.execute(
-        "SELECT status, phrase FROM statuses WHERE snapshot_id = ?", [snapshot_id]
-    ).fetchall()
-    return numbers, statuses
+) -> tuple[list[ExtractedFigure], list[ExtractedStatus]]:
+    """The figures and statuses read from one snapshot."""
+    at = {"snapshot_id": snapshot_id}
+    return (
+        rows_as(ExtractedFigure, con.execute(sql_file("snapshot_figures.sql"), at)),
+        rows_as(ExtractedStatus, con.execute(sql_file("snapshot_statuses.sql"), at)),
+    )
 
 
 @dataclass(frozen=True, slots=True)

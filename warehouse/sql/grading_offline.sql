@@ -2,7 +2,7 @@
 -- catalog graded offline (`evidence check`, `evidence plan`): the checks it would make.
 CREATE TEMP TABLE grading_checks (
     record_id VARCHAR, claim_id VARCHAR, source_id VARCHAR, role VARCHAR, outcome VARCHAR,
-    checked_at TIMESTAMPTZ, via VARCHAR, run_id VARCHAR, found_values DOUBLE[],
+    checked_at TIMESTAMPTZ, via VARCHAR, run_id VARCHAR, found_values DOUBLE[] DEFAULT [],
     dead_since TIMESTAMPTZ
 );
 CREATE TEMP TABLE grading_claims (record_id VARCHAR, claim_id VARCHAR);
