@@ -35,7 +35,8 @@ from refresh import EVIDENCE, TreeRss, tree_rss_kb, write_catalog
 
 BIN = Path(sys.executable).parent
 _TIME = re.compile(
-    r"time: ([\d.]+) s; fetching ([\d.]+) s \(alongside reading\), waiting for pages read "
+    r"time: ([\d.]+) s \(start-up [\d.]+ s\); fetching ([\d.]+) s \(alongside reading\), "
+    r"waiting for pages read "
     r"([\d.]+) s, writing ([\d.]+) s, checking and grading ([\d.]+) s"
 )
 

@@ -53,6 +53,7 @@ class Measure:
     seconds: float
     pages: int
     peak_rss_mb: float
+    said: str = ""  # the run's stderr: its `reading` and `time:` lines name the steps
 
     @property
     def pages_per_s(self) -> float:
@@ -117,7 +118,40 @@ def run(cmd: list[str], env: dict[str, str], pages: int, name: str) -> Measure:
     seconds = time.monotonic() - t0
     if proc.returncode != 0:
         sys.exit(f"bench: {name} failed ({proc.returncode}):\n{err[-3000:]}")
-    return Measure(name, seconds, pages, sampler.peak_kb / 1024)
+    return Measure(name, seconds, pages, sampler.peak_kb / 1024, err)
+
+
+_TIME = re.compile(
+    r"time: (?P<total>[\d.]+) s \(start-up (?P<startup>[\d.]+) s\); fetching (?P<fetch>[\d.]+) s "
+    r"\(alongside reading\), waiting for pages read (?P<wait>[\d.]+) s, writing "
+    r"(?P<write>[\d.]+) s, checking and grading (?P<grade>[\d.]+) s, alerts and the report "
+    r"(?P<alerts>[\d.]+) s"
+)
+_READING = re.compile(r"reading (?P<total>[\d.]+) s of the cores: (?P<steps>.*)")
+
+
+def print_steps(m: Measure) -> None:
+    """Where a refresh's time went: its wall time by step, then reading by step."""
+    timed = _TIME.search(m.said)
+    if timed is None:
+        print(f"\n{m.name}: no `time:` line to read the steps from")
+        return
+    t = {k: float(v) for k, v in timed.groupdict().items()}
+    total = t["total"]
+    rows = [
+        ("start-up (interpreter, Prefect)", t["startup"]),
+        ("fetching, alongside reading", t["fetch"]),
+        ("waiting for pages read", t["wait"]),
+        ("writing (the one writer)", t["write"]),
+        ("claim checks and grading", t["grade"]),
+        ("alerts and the report", t["alerts"]),
+    ]
+    print(f"\nwhere {m.name}'s {total:.1f} s went (fetching overlaps reading):")
+    for name, seconds in rows:
+        print(f"  {name:34} {seconds:8.2f} s {seconds / total:6.0%}")
+    read = _READING.search(m.said)
+    if read is not None:
+        print(f"  reading, summed over the cores: {read['total']} s: {read['steps']}")
 
 
 def _init_worker() -> None:
@@ -244,6 +278,7 @@ def main() -> None:
     for m in rows:
         rate = f"{m.pages_per_s:9.1f}" if m.pages else f"{'':>9}"
         print(f"{m.name:24} {m.seconds:8.2f} {rate} {m.peak_rss_mb:12.0f}")
+    print_steps(full)
     full_vs_limit = full.pages_per_s / limit.pages_per_s
     unchanged_vs_full = unchanged.seconds / full.seconds
     peak = max(full.peak_rss_mb, unchanged.peak_rss_mb, changed.peak_rss_mb, status.peak_rss_mb)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -33,15 +34,26 @@ class PageExtraction:
     read_partly: str | None = None
 
 
-def extract_page(html: str, url: str | None, fetched_at: datetime) -> PageExtraction:
+def _unmarked(step: str) -> None:
+    pass
+
+
+def extract_page(
+    html: str, url: str | None, fetched_at: datetime, mark: Callable[[str], None] = _unmarked
+) -> PageExtraction:
     """Main text, quoted numbers, statuses and the page's own dates (figures' dates
-    resolved against fetched_at)."""
+    resolved against fetched_at). `mark(step)` is called as each step ends (the caller
+    times them: an extractor reads no clock)."""
     page = extract_main_text(html, url)
     folded = fold(page.text)  # for the status phrases here and the claims after
+    mark("main text")
     published_on, modified_on = own_dates(html, page.text, fetched_at)
+    mark("dates")
     # a date without its year takes the page's (its newest), as its readers did
     numbers = extract_numbers(page.text, fetched_at, modified_on or published_on)
+    mark("figures")
     statuses = read_statuses(page.text)
+    mark("statuses")
     unread = [f"figures past the first {MAX_FIGURES:,}"] if len(numbers) >= MAX_FIGURES else []
     if statuses.partly:
         unread.append(f"status words past the first {MAX_HEADS:,}")

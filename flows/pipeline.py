@@ -12,7 +12,7 @@ from __future__ import annotations
 import ctypes
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from prefect.futures import PrefectFuture
@@ -54,8 +54,12 @@ class Stored:
     fetch_s: float = 0.0
     read_wait_s: float = 0.0
     write_s: float = 0.0
+    # the seconds each step of reading took, summed over pages (on every core)
+    reading: dict[str, float] = field(default_factory=dict)
 
     def add(self, other: Stored) -> None:
+        for step, seconds in other.reading.items():
+            self.reading[step] = self.reading.get(step, 0.0) + seconds
         self.urls += other.urls
         self.snapshots += other.snapshots
         self.new_urls += other.new_urls
@@ -224,7 +228,12 @@ def _write_batch(
         for f in rows
         if f.url in answered and _newest(states, f) != was[(f.record_id, f.source_id)]
     }
+    reading: dict[str, float] = {}
+    for e in extracted:
+        for step, seconds in e.spent:
+            reading[step] = reading.get(step, 0.0) + seconds
     return Stored(
+        reading=reading,
         urls=len(results),
         snapshots=added,
         new_urls=len(new_urls),

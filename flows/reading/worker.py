@@ -55,6 +55,7 @@ class Extracted:
     page: PageRow | None
     checks: tuple[tuple[str, ClaimCheck], ...] = ()
     same_as: str | None = None
+    spent: tuple[tuple[str, float], ...] = ()  # seconds each step of its reading took
 
 
 def read_ahead() -> int:
@@ -77,15 +78,18 @@ def run_job(job: ExtractJob) -> Extracted:
     from extractors.page import extract_page
     from extractors.soft import is_app_shell
 
+    steps = Steps()
     text, _ = decode_body(job.body, job.encoding)
     html = text or ""
+    steps.mark("decoding")
     if (
         job.previous is not None
         and job.previous[1]
         and fingerprint.same_text(job.previous[1], html)
     ):
-        return Extracted(job.digest, None, same_as=job.previous[0])
-    page = extract_page(html, job.url, job.fetched_at)
+        steps.mark("the same reading")
+        return Extracted(job.digest, None, same_as=job.previous[0], spent=steps.spent())
+    page = extract_page(html, job.url, job.fetched_at, steps.mark)
     pause_point("extract")
     row = PageRow(
         content_hash=job.digest,
@@ -107,10 +111,29 @@ def run_job(job: ExtractJob) -> Extracted:
         modified_on=page.modified_on,
         read_partly=page.read_partly,
     )
+    steps.mark("stored form")  # compressed, fingerprinted, its shell told
     if not job.quotes:
-        return Extracted(job.digest, row)
+        return Extracted(job.digest, row, spent=steps.spent())
     folded = normalize_text(page.text, page.folded)
-    return Extracted(job.digest, row, tuple((q, match_claim(q, folded)) for q in job.quotes))
+    checks = tuple((q, match_claim(q, folded)) for q in job.quotes)
+    steps.mark("claim checks")
+    return Extracted(job.digest, row, checks, spent=steps.spent())
+
+
+class Steps:
+    """Seconds between marks, by the step each mark ends."""
+
+    def __init__(self) -> None:
+        self.at = time.perf_counter()
+        self.seconds: dict[str, float] = {}
+
+    def mark(self, step: str) -> None:
+        now = time.perf_counter()
+        self.seconds[step] = self.seconds.get(step, 0.0) + now - self.at
+        self.at = now
+
+    def spent(self) -> tuple[tuple[str, float], ...]:
+        return tuple(self.seconds.items())
 
 
 def watch_parent(parent_pid: int) -> None:
