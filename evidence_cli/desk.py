@@ -24,7 +24,7 @@ import re
 import secrets
 import socket
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -46,6 +46,7 @@ from flows.catalog import is_loopback, load_catalog
 from flows.commands import pages
 from flows.runtime import clock, command_scope
 from warehouse.db import session, set_now
+from warehouse.keeping import QueueItem
 
 MAX_FORM = 16 << 10  # a desk form is a few ids, a token and a quote
 MAX_RESULTS = 100  # what the last actions did, each a page of its own
@@ -108,6 +109,43 @@ def _has_port(name: str) -> bool:
     return name.rpartition(":")[2].isdigit() and not name.endswith("]")
 
 
+@dataclass(frozen=True, slots=True)
+class Find:
+    """What the desk's index shows: the queue and the records, filtered by a grade, an
+    item's kind, failing sources and words (in an id, a title or what happened)."""
+
+    grade: str = ""
+    kind: str = ""
+    failing: bool = False
+    text: str = ""
+
+    @classmethod
+    def of(cls, query: Mapping[str, str]) -> Find:
+        def given(name: str) -> str:
+            return " ".join(str(query.get(name) or "").split())[:200]
+
+        return cls(given("grade"), given("kind"), given("failing") in ("1", "on"), given("q"))
+
+    def _has(self, *texts: object) -> bool:
+        words = self.text.casefold()
+        return not words or any(words in str(t or "").casefold() for t in texts)
+
+    def takes_item(self, q: QueueItem) -> bool:
+        failing = q.kind in ("dead", "unreachable")
+        return (
+            (not self.kind or q.kind == self.kind)
+            and (not self.failing or failing)
+            and self._has(q.record_id, q.item, q.what)
+        )
+
+    def takes_record(self, r: pages.IndexRow) -> bool:
+        return (
+            (not self.grade or r.grade == self.grade)
+            and (not self.failing or r.unreachable > 0)
+            and self._has(r.record_id, r.title)
+        )
+
+
 def desk_app(cfg: DeskConfig) -> Starlette:
     """The desk's application, for one served host and port."""
     env = templates()
@@ -144,7 +182,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
 
     reader = ThreadPoolExecutor(1, thread_name_prefix="desk-queue")
 
-    def read_index(grade: str | None) -> Response:
+    def read_index(find: Find) -> Response:
         now = clock.now()
         try:
             with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
@@ -161,13 +199,15 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             return busy()
         except WarehouseError as e:
             return unusable(e)
-        records = [r for r in catalog.records if grade in (None, "", r.grade)]
         counts = Counter(r.grade for r in catalog.records)
         return render(
             "desk.html",
-            queue=queue,
-            records=records,
-            grade=grade or None,
+            queue=[q for q in queue if find.takes_item(q)],
+            queued=len(queue),
+            kinds=sorted({q.kind for q in queue}),
+            records=[r for r in catalog.records if find.takes_record(r)],
+            find=find,
+            grade=find.grade or None,
             grades=[g.value for g in Grade if counts[g]],
         )
 
@@ -199,7 +239,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
 
     # reads and writes block: they run on worker threads, never on the server's loop
     async def index(request: Request) -> Response:
-        return await run_in_threadpool(read_index, request.query_params.get("grade"))
+        return await run_in_threadpool(read_index, Find.of(request.query_params))
 
     async def record(request: Request) -> Response:
         return await run_in_threadpool(read_record, request.path_params["record_id"])

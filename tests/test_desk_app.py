@@ -129,3 +129,18 @@ def test_the_record_page_colours_what_moved(kept: Kept) -> None:
     assert page.status_code == 200
     assert "<del>$4,000</del>" in page.text or "<del>4,000</del>" in page.text, page.text
     assert "[-" not in page.text and "{+" not in page.text
+
+
+def test_the_queue_and_the_records_filter(kept: Kept) -> None:
+    kept.refresh({"own": NEW, "blog": 404}, T0 + timedelta(days=1))
+    desk = client(kept)
+    everything = desk.get("/").text
+    assert "$4,000 -&gt; $2,500 on own" in everything and "unreachable" in everything
+    changed = desk.get("/", params={"kind": "changed"}).text
+    assert "$4,000 -&gt; $2,500 on own" in changed and "1 of 2 item(s)" in changed
+    failing = desk.get("/", params={"failing": "1"}).text
+    assert "$4,000 -&gt; $2,500" not in failing and "HTTP 404" in failing
+    none = desk.get("/", params={"q": "no such words"}).text
+    assert "None of the 2 item(s) to review" in none
+    assert '<a href="/records/r">' not in none  # the records filtered by the words too
+    assert '<a href="/records/r">' in desk.get("/", params={"q": "ACME"}).text
