@@ -348,6 +348,54 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             error=error,
         )
 
+    def read_source(query: dict[str, str]) -> Response:
+        """A failing source, and what settles it: another url, its removal, or its
+        archived copy."""
+        record_id, source_id = query.get("record_id", ""), query.get("source_id", "")
+        now = clock.now()
+        try:
+            with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
+                page = pages.record_page(con, record_id)
+            settings = load_catalog(cfg.config_dir).settings
+        except WarehouseBusy:
+            return busy()
+        except EvidenceError as e:
+            return render("desk_done.html", status=404, heading="No such source", error=str(e))
+        health = next((h for h in page.card.sources if h.source_id == source_id), None)
+        if health is None:
+            return render(
+                "desk_done.html",
+                status=404,
+                heading="No such source",
+                error=f"record {record_id!r} has no source {source_id!r}",
+            )
+        return render(
+            "desk_source.html",
+            record_id=record_id,
+            health=health,
+            archive=settings.fetch.archive_fallback,
+        )
+
+    def do_source(form: dict[str, str]) -> dict[str, Any]:
+        from flows.commands.sources import edit_source
+
+        record_id, source_id = form.get("record_id", ""), form.get("source_id", "")
+        url = form.get("url") if form.get("action") == "replace" else None
+        if form.get("action") not in ("replace", "remove"):
+            raise EvidenceError("no action: replace its url, or remove it")
+        done = edit_source(load_catalog(cfg.config_dir), record_id, source_id, url, scope)
+        return {
+            "heading": f"{'Replaced' if url is not None else 'Removed'} {record_id}/{source_id}",
+            "said": done.said,
+            "diff": done.diff,
+            "record_id": record_id,
+        }
+
+    async def source(request: Request) -> Response:
+        if request.method == "GET":
+            return await run_in_threadpool(read_source, dict(request.query_params))
+        return await act(request, "Not changed", do_source)
+
     async def update(request: Request) -> Response:
         if request.method == "GET":
             return await run_in_threadpool(read_decision, dict(request.query_params))
@@ -375,6 +423,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             Route("/records/{record_id}", record),
             Route("/update", update, methods=["GET", "POST"]),
             Route("/accept", accept, methods=["POST"]),
+            Route("/source", source, methods=["GET", "POST"]),
             Route("/done/{key}", done),
         ]
     )

@@ -144,3 +144,35 @@ def test_the_queue_and_the_records_filter(kept: Kept) -> None:
     assert "None of the 2 item(s) to review" in none
     assert '<a href="/records/r">' not in none  # the records filtered by the words too
     assert '<a href="/records/r">' in desk.get("/", params={"q": "ACME"}).text
+
+
+def test_a_failing_source_takes_another_url_or_goes(kept: Kept) -> None:
+    kept.refresh({"own": NEW, "blog": 404}, T0 + timedelta(days=1))
+    desk = client(kept)
+    assert "Fix…" in desk.get("/").text
+    page = desk.get("/source", params={"record_id": "r", "source_id": "blog"})
+    assert page.status_code == 200 and "Replace its url" in page.text
+    assert "fetch.archive_fallback" in page.text  # the archived copy, where to turn it on
+    form = {"record_id": "r", "source_id": "blog", "csrf": token(page.text)}
+    bad = desk.post("/source", data={**form, "action": "replace", "url": "ftp://x.example/"})
+    assert bad.status_code == 409 and "only http" in bad.text
+    before = kept.file.read_text()
+    moved = desk.post(
+        "/source", data={**form, "action": "replace", "url": "https://blog.example/acme-2"}
+    )
+    assert moved.status_code == 303
+    after = kept.file.read_text()
+    assert after == before.replace("https://blog.example/acme", "https://blog.example/acme-2")
+    said = desk.get(moved.headers["location"]).text
+    assert "evidence refresh --source r/blog" in said
+    gone = desk.post("/source", data={**form, "action": "remove"})
+    assert gone.status_code == 303
+    text = kept.file.read_text()
+    assert "blog" not in text and "# Acme, kept by hand" in text and "id: own" in text
+    # the last source of a record is not removed
+    page = desk.get("/source", params={"record_id": "r", "source_id": "own"})
+    last = desk.post(
+        "/source",
+        data={"record_id": "r", "source_id": "own", "csrf": token(page.text), "action": "remove"},
+    )
+    assert last.status_code == 409 and "the only source" in last.text

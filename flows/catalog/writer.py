@@ -27,7 +27,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from evidence_base.errors import EvidenceError, UnknownClaim, UnknownRecord
+from evidence_base.errors import EvidenceError, UnknownClaim, UnknownRecord, UnknownSource
+from flows.catalog.models import source_slug
 from flows.catalog.yaml_lines import load_yaml
 
 _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
@@ -131,6 +132,50 @@ class RecordFile:
             rest = _KEEPER_WORDS.sub("", m["rest"]).strip()
             self.edits.append(Edit(m.start(), m.end(), f"  # {rest}" if rest else ""))
 
+    def source_node(self, source_id: str) -> MappingNode:
+        sources = _get(self.record, "sources")
+        if isinstance(sources, SequenceNode):
+            for item in sources.value:
+                if isinstance(item, MappingNode) and _source_id(item) == source_id:
+                    return item
+        raise UnknownSource(source_id, self._source_ids(), owner=self.record_id)
+
+    def _source_ids(self) -> list[str]:
+        sources = _get(self.record, "sources")
+        items = sources.value if isinstance(sources, SequenceNode) else []
+        return [i for i in (_source_id(n) for n in items if isinstance(n, MappingNode)) if i]
+
+    def set_source_url(self, source_id: str, url: str) -> None:
+        """Give the source another url, written in its own style."""
+        node = _get(self.source_node(source_id), "url")
+        if not isinstance(node, ScalarNode):
+            raise EvidenceError(f"{self.path}: source {source_id!r} has no url to replace")
+        new = render(url, node.style, self._in_flow(node))
+        self.edits.append(Edit(node.start_mark.index, node.end_mark.index, new))
+        for source in self.expected.get("sources") or []:
+            if isinstance(source, dict) and _data_source_id(source) == source_id:
+                source["url"] = url
+
+    def remove_source(self, source_id: str) -> None:
+        """Take the source's entry out of the record: its own lines, when it has them."""
+        found = self.source_lines(source_id)
+        if found is None:
+            raise UnknownSource(source_id, self._source_ids(), owner=self.record_id)
+        first, last, _, own = found
+        if not own:
+            raise EvidenceError(
+                f"{self.path}: {source_id} is in a list in brackets with other sources: "
+                "remove it by hand"
+            )
+        start = _line_start(self.text, first)
+        end = _line_start(self.text, last + 1)
+        self.edits.append(Edit(start, end, ""))
+        self.expected["sources"] = [
+            s
+            for s in self.expected.get("sources") or []
+            if not (isinstance(s, dict) and _data_source_id(s) == source_id)
+        ]
+
     def source_lines(self, source_id: str) -> tuple[int, int, int, bool] | None:
         """Where a source is written: the first and last line of its entry, the line of
         its url (1-based), and whether those lines are its own (not a list in brackets
@@ -139,7 +184,7 @@ class RecordFile:
         if not isinstance(sources, SequenceNode):
             return None
         for item in sources.value:
-            if isinstance(item, MappingNode) and _scalar(_get(item, "id")) == source_id:
+            if isinstance(item, MappingNode) and _source_id(item) == source_id:
                 url = _get(item, "url")
                 first = item.start_mark.line + 1
                 last = self.text.count("\n", 0, _last_index(item)) + 1
@@ -374,6 +419,29 @@ def _last_index(node: Node) -> int:
         return int(node.end_mark.index)
     children = [v for _, v in node.value] if isinstance(node, MappingNode) else node.value
     return _last_index(children[-1]) if children else int(node.start_mark.index)
+
+
+def _source_id(node: MappingNode) -> str | None:
+    """A source's id as the catalog gives it: its `id:`, else the slug of its url."""
+    return _scalar(_get(node, "id")) or (
+        source_slug(url) if (url := _scalar(_get(node, "url"))) else None
+    )
+
+
+def _data_source_id(source: dict) -> str | None:
+    given = source.get("id")
+    return str(given) if given else source_slug(str(source.get("url") or ""))
+
+
+def _line_start(text: str, line: int) -> int:
+    """Where 1-based line `line` starts (the text's end past its last line)."""
+    at = 0
+    for _ in range(line - 1):
+        at = text.find("\n", at)
+        if at < 0:
+            return len(text)
+        at += 1
+    return at
 
 
 def _line_end(text: str, index: int) -> int:
