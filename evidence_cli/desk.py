@@ -20,9 +20,13 @@ Safety, for a server that can change a catalog:
 from __future__ import annotations
 
 import hmac
+import os
 import re
 import secrets
 import socket
+import subprocess
+import sys
+import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -38,9 +42,16 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from evidence_base.errors import EvidenceError, WarehouseBusy, WarehouseError
+from evidence_base.errors import (
+    EvidenceError,
+    UnknownRecord,
+    UnknownSource,
+    WarehouseBusy,
+    WarehouseError,
+)
 from evidence_cli.diff import diff_report
 from evidence_cli.site import record_context, templates
+from extractors.printable import one_line
 from extractors.values import Grade
 from flows.catalog import is_loopback, load_catalog
 from flows.commands import pages
@@ -396,6 +407,57 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             return await run_in_threadpool(read_source, dict(request.query_params))
         return await act(request, "Not changed", do_source)
 
+    runs: OrderedDict[str, CheckRun] = OrderedDict()  # Check now, by key
+
+    def start_check(form: dict[str, str]) -> str:
+        """A refresh of one source, as `evidence refresh --source` runs it, in a process
+        of its own; its key. Refused at once while another refresh holds the database."""
+        from warehouse.lock import ensure_no_refresh
+
+        record_id, source_id = form.get("record_id", ""), form.get("source_id", "")
+        catalog = load_catalog(cfg.config_dir)
+        record = next((r for r in catalog.records if r.id == record_id), None)
+        if record is None:
+            raise UnknownRecord(record_id, (r.id for r in catalog.records), "the catalog")
+        known = [s.source_id for s in record.config.sources]
+        if source_id not in known:
+            raise UnknownSource(source_id, known, owner=record_id)
+        ensure_no_refresh(cfg.db)
+        run = CheckRun.start(record_id, source_id, cfg)
+        key = secrets.token_urlsafe(12)
+        runs[key] = run
+        while len(runs) > MAX_RESULTS:
+            runs.popitem(last=False)[1].stop()
+        return key
+
+    async def check(request: Request) -> Response:
+        form = await _form(request)
+        refused = _refused(request, form.get("csrf"), page_token, hosts)
+        if refused is not None:
+            return refused
+        try:
+            key = await run_in_threadpool(start_check, form)
+        except EvidenceError as e:
+            return render(
+                "desk_done.html",
+                status=409,
+                heading="Not checked",
+                error=str(e),
+                record_id=form.get("record_id", ""),
+            )
+        return RedirectResponse(f"/check/{key}", status_code=303, headers=HEADERS)
+
+    async def check_progress(request: Request) -> Response:
+        run = runs.get(request.path_params["key"])
+        if run is None:
+            return render(
+                "desk_done.html", status=404, heading="Nothing to show", error="No such check."
+            )
+        response = render("desk_check.html", run=run, lines=run.lines())
+        if run.code is None:
+            response.headers["Refresh"] = "1"  # read again until it ends
+        return response
+
     async def update(request: Request) -> Response:
         if request.method == "GET":
             return await run_in_threadpool(read_decision, dict(request.query_params))
@@ -424,6 +486,8 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             Route("/update", update, methods=["GET", "POST"]),
             Route("/accept", accept, methods=["POST"]),
             Route("/source", source, methods=["GET", "POST"]),
+            Route("/check", check, methods=["POST"]),
+            Route("/check/{key}", check_progress),
             Route("/done/{key}", done),
         ]
     )
@@ -447,6 +511,53 @@ def marked(diff: str) -> Markup:
         pos = m.end()
     out.append(escape(diff[pos:]))
     return Markup("").join(out)
+
+
+class CheckRun:
+    """`evidence refresh --source RECORD/SOURCE` in a process of its own, its output kept
+    line by line as it comes (the desk's page reads it again each second until it ends)."""
+
+    MAX_LINES = 200
+
+    def __init__(self, record_id: str, source_id: str, proc: subprocess.Popen[str]) -> None:
+        self.record_id, self.source_id, self.proc = record_id, source_id, proc
+        self._lines: list[str] = []
+        self._lock = threading.Lock()
+        self.code: int | None = None
+        threading.Thread(target=self._read, daemon=True, name="desk-check").start()
+
+    @classmethod
+    def start(cls, record_id: str, source_id: str, cfg: DeskConfig) -> CheckRun:
+        env = {k: v for k, v in os.environ.items() if k != "EVIDENCE_UI_TOKEN"}
+        command = [sys.executable, "-m", "evidence_cli", "refresh", "--source"]
+        command += [f"{record_id}/{source_id}", "--config", str(cfg.config_dir)]
+        command += ["--db", str(cfg.db)]
+        proc = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            errors="replace",
+            env=env,
+        )
+        return cls(record_id, source_id, proc)
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            with self._lock:
+                self._lines.append(one_line(line.rstrip("\n")))
+                del self._lines[: -self.MAX_LINES]
+        self.code = self.proc.wait()
+
+    def lines(self) -> list[str]:
+        with self._lock:
+            return list(self._lines)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
 
 
 async def _form(request: Request) -> dict[str, str]:

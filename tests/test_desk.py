@@ -314,3 +314,41 @@ def test_fifty_requests_at_once_while_a_refresh_writes(desk: tuple[str, Path, Pa
         holder.wait(timeout=30)
     with ThreadPoolExecutor(8) as pool:
         assert set(pool.map(get, ["", "records/acme"] * 4)) == {200}
+
+
+def test_check_now_refreshes_one_source_and_waits_its_turn(desk: tuple[str, Path, Path]) -> None:
+    from warehouse.lock import refresh_lock
+
+    url, _, db = desk
+
+    def fetches() -> int:
+        con = connect(db, read_only=True)
+        try:
+            (row,) = con.execute("SELECT count(*) FROM fetches WHERE source_id = 'own'").fetchall()
+            return int(row[0])
+        finally:
+            con.close()
+
+    before = fetches()
+    with httpx.Client(base_url=url) as client:
+        page = client.get("source", params={"record_id": "acme", "source_id": "own"})
+        assert page.status_code == 200 and "Check now" in page.text
+        token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+        assert token is not None
+        form = {"record_id": "acme", "source_id": "own", "csrf": token[1]}
+        with refresh_lock(db):  # a refresh holds the database: refused at once, politely
+            refused = client.post("check", data=form)
+        assert refused.status_code == 409 and "refresh" in refused.text
+        started = client.post("check", data=form)
+        assert started.status_code == 303
+        progress = started.headers["location"]
+        deadline = time.monotonic() + 180
+        while True:
+            answer = client.get(progress)
+            if "Refresh" not in answer.headers:
+                break
+            assert time.monotonic() < deadline, answer.text
+            time.sleep(1)
+    assert "Checked acme/own" in answer.text, answer.text
+    assert "1 URL(s) fetched" in answer.text
+    assert fetches() == before + 1

@@ -176,3 +176,13 @@ def test_a_failing_source_takes_another_url_or_goes(kept: Kept) -> None:
         data={"record_id": "r", "source_id": "own", "csrf": token(page.text), "action": "remove"},
     )
     assert last.status_code == 409 and "the only source" in last.text
+
+
+def test_check_now_of_a_source_not_there_is_refused(kept: Kept) -> None:
+    desk = client(kept)
+    page = desk.get("/source", params={"record_id": "r", "source_id": "own"})
+    assert page.status_code == 200 and "Check now" in page.text
+    form = {"record_id": "r", "source_id": "nope", "csrf": token(page.text)}
+    refused = desk.post("/check", data=form)
+    assert refused.status_code == 409 and "has no source 'nope'" in refused.text
+    assert desk.get("/check/nope").status_code == 404
