@@ -184,5 +184,5 @@ def test_check_now_of_a_source_not_there_is_refused(kept: Kept) -> None:
     assert page.status_code == 200 and "Check now" in page.text
     form = {"record_id": "r", "source_id": "nope", "csrf": token(page.text)}
     refused = desk.post("/check", data=form)
-    assert refused.status_code == 409 and "has no source 'nope'" in refused.text
+    assert refused.status_code == 409 and "has no source &#39;nope&#39;" in refused.text
     assert desk.get("/check/nope").status_code == 404
