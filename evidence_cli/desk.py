@@ -19,6 +19,7 @@ Safety, for a server that can change a catalog:
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import os
 import re
@@ -61,6 +62,11 @@ from warehouse.keeping import QueueItem
 
 MAX_FORM = 16 << 10  # a desk form is a few ids, a token and a quote
 MAX_RESULTS = 100  # what the last actions did, each a page of its own
+BODY_WAIT_S = 10.0  # a form's body arrives within this, or the form is empty (refused)
+# Connections served at once (more answer 503 at once) and how long an idle one is kept:
+# slow clients never hold every descriptor of the process.
+MAX_CONNECTIONS = 64
+KEEP_ALIVE_S = 5
 READ_WAIT_S = 1.0  # a request waits this long for a refresh's write lock, then says so
 COOKIE = "evidence_desk"  # the page token's cookie
 TOKEN_COOKIE = "evidence_token"  # the --token's, once given as ?token=
@@ -162,6 +168,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
     env = templates()
     page_token = secrets.token_urlsafe(24)  # this server's: forms carry it, as its cookie
     hosts = served_hosts(cfg)
+    page_cookie = cookie_names(cfg.port)[0]
     scope = command_scope(cfg.config_dir, cfg.db)
 
     def render(name: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -175,7 +182,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             **values,
         )
         response = HTMLResponse(body, status_code=status, headers=HEADERS)
-        response.set_cookie(COOKIE, page_token, httponly=True, samesite="strict")
+        response.set_cookie(page_cookie, page_token, httponly=True, samesite="strict")
         return response
 
     def busy() -> HTMLResponse:
@@ -566,11 +573,12 @@ async def _form(request: Request) -> dict[str, str]:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/x-www-form-urlencoded":
         return {}
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FORM:
-            return {}
+    try:  # a client that sends its body a byte a minute holds nothing for long
+        body = await asyncio.wait_for(_body(request), BODY_WAIT_S)
+    except TimeoutError:
+        return {}
+    if body is None:
+        return {}
     try:
         fields = parse_qs(
             body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=20
@@ -578,6 +586,30 @@ async def _form(request: Request) -> dict[str, str]:
     except ValueError:
         return {}
     return {k: v[0] for k, v in fields.items()}
+
+
+async def _body(request: Request) -> bytes | None:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM:
+            return None
+    return body
+
+
+def same(given: object, secret: str) -> bool:
+    """Constant-time equality of a token given (any text: a header, a cookie, a form) and
+    the secret, compared as UTF-8 bytes (hmac refuses text that is not ASCII)."""
+    text = str(given or "")
+    return bool(text) and hmac.compare_digest(
+        text.encode("utf-8", "surrogatepass"), secret.encode("utf-8", "surrogatepass")
+    )
+
+
+def cookie_names(port: int) -> tuple[str, str]:
+    """The page token's cookie and the --token's, named for the port: a browser sends a
+    host's cookies to every port of it, and each desk keeps its own."""
+    return f"{COOKIE}_{port}", f"{TOKEN_COOKIE}_{port}"
 
 
 def _refused(
@@ -588,16 +620,19 @@ def _refused(
     origin = request.headers.get("origin")
     if origin is not None and urlsplit(origin).netloc.lower() not in hosts:
         return PlainTextResponse("refused: a request from another site", status_code=403)
-    cookie = request.cookies.get(COOKIE, "")
-    token = str(form_token or "")
-    if not (
-        token and hmac.compare_digest(token, page_token) and hmac.compare_digest(cookie, page_token)
-    ):
+    cookie = request.cookies.get(cookie_names(_port(request))[0], "")
+    if not (same(form_token, page_token) and same(cookie, page_token)):
         return PlainTextResponse(
             "refused: no token of this desk's page (reload the page and try again)",
             status_code=403,
         )
     return None
+
+
+def _port(request: Request) -> int:
+    """The port the desk serves this request on (the socket's, whatever the Host says)."""
+    server = request.scope.get("server") or (None, 0)
+    return int(server[1] or 0)
 
 
 class _Guard:
@@ -621,15 +656,14 @@ class _Guard:
             await response(scope, receive, send)
             return
         if self.token is not None:
-            given = request.query_params.get("token")
-            if given is not None and hmac.compare_digest(given, self.token):
+            name = cookie_names(_port(request))[1]
+            if same(request.query_params.get("token"), self.token):
                 redirect = RedirectResponse(request.url.remove_query_params("token"), 303)
-                redirect.set_cookie(TOKEN_COOKIE, self.token, httponly=True, samesite="strict")
+                redirect.set_cookie(name, self.token, httponly=True, samesite="strict")
                 await redirect(scope, receive, send)
                 return
             bearer = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-            cookie = request.cookies.get(TOKEN_COOKIE, "")
-            if not any(v and hmac.compare_digest(v, self.token) for v in (bearer, cookie)):
+            if not (same(bearer, self.token) or same(request.cookies.get(name), self.token)):
                 response = PlainTextResponse(
                     "this desk needs its token: open the URL it printed (?token=...)",
                     status_code=401,
@@ -664,7 +698,15 @@ def serve_desk(cfg: DeskConfig, open_browser: bool = False) -> int:
 
         webbrowser.open(url)
     server = uvicorn.Server(
-        uvicorn.Config(desk_app(served), log_level="warning", lifespan="off", access_log=False)
+        uvicorn.Config(
+            desk_app(served),
+            log_level="warning",
+            lifespan="off",
+            access_log=False,
+            limit_concurrency=MAX_CONNECTIONS,
+            timeout_keep_alive=KEEP_ALIVE_S,
+            h11_max_incomplete_event_size=16 << 10,  # a request's head: 16 KB at most
+        )
     )
     server.run(sockets=[sock])
     return 130  # stopped by Ctrl-C (or a TERM): the one way it ends

@@ -20,7 +20,7 @@ import pytest
 from servers import Page, WebServer
 from support import evidence, refresh_at, require_browser, write_config
 
-from evidence_cli.desk import COOKIE
+from evidence_cli.desk import cookie_names
 from warehouse.db import connect
 
 pytestmark = pytest.mark.slow
@@ -204,10 +204,11 @@ def test_forged_posts_and_foreign_hosts_are_refused(desk: tuple[str, Path, Path]
     # each check refuses on its own: the page's own token and cookie, from another site
     page = httpx.get(url)
     token = re.search(r'name="csrf" value="([^"]+)"', page.text)
-    assert token is not None and page.cookies.get(COOKIE) == token[1]
+    cookie = cookie_names(int(url.rsplit(":", 1)[1].split("/")[0]))[0]  # this desk's port's
+    assert token is not None and page.cookies.get(cookie) == token[1]
     # (an unknown source: were the guard passed, the action itself would answer 409)
     own = {**form, "source_id": "nope", "csrf": token[1]}
-    cookies = {COOKIE: token[1]}
+    cookies = {cookie: token[1]}
     with httpx.Client(cookies=cookies) as client:
         evil = client.post(url + "update", data=own, headers={"Origin": "http://evil.example"})
         assert evil.status_code == 403 and "another site" in evil.text

@@ -32,8 +32,8 @@ def kept(tmp_path: Path) -> Kept:
     return k
 
 
-def client(k: Kept, **extra: object) -> TestClient:
-    cfg = DeskConfig(k.config, k.db, "127.0.0.1", 8765, None, **extra)  # type: ignore[arg-type]
+def client(k: Kept, token: str | None = None, **extra: object) -> TestClient:
+    cfg = DeskConfig(k.config, k.db, "127.0.0.1", 8765, token, **extra)  # type: ignore[arg-type]
     return TestClient(desk_app(cfg), base_url=BASE, follow_redirects=False)
 
 
@@ -186,3 +186,34 @@ def test_check_now_of_a_source_not_there_is_refused(kept: Kept) -> None:
     refused = desk.post("/check", data=form)
     assert refused.status_code == 409 and "has no source &#39;nope&#39;" in refused.text
     assert desk.get("/check/nope").status_code == 404
+
+
+def test_tokens_of_any_text_are_refused_never_a_crash(kept: Kept) -> None:
+    desk = client(kept, token="s3cret")
+    for header in ("Bearer é", "Bearer \u2028"):  # (sent as UTF-8 bytes, as a client may)
+        answer = desk.get("/", headers={"Authorization": header.encode()})
+        assert answer.status_code == 401
+    assert desk.get("/", params={"token": "ünïcode"}).status_code == 401
+    cookie = {"Cookie": "evidence_token_8765=é".encode()}
+    assert desk.get("/", headers=cookie).status_code == 401
+    ok = client(kept, token="s3cret")
+    page = ok.get("/", headers={"Authorization": "Bearer s3cret"})
+    assert page.status_code == 200
+    # the page's cookie is this desk's port's own: another desk on the host keeps its own
+    assert "evidence_desk_8765" in page.headers["set-cookie"]
+    form = {"record_id": "r", "claim_id": "prize", "csrf": "ünïcode"}
+    refused = ok.post("/update", data=form, headers={"Authorization": "Bearer s3cret"})
+    assert refused.status_code == 403
+
+
+def test_the_token_from_a_file_stays_out_of_the_process_list(tmp_path: Path) -> None:
+    from evidence_cli.commands.keeping import desk_token
+
+    file = tmp_path / "token"
+    file.write_text("s3cret\n")
+    assert desk_token(None, str(file)) == "s3cret"
+    file.write_text("\n")
+    with pytest.raises(EvidenceError, match="first line is empty"):
+        desk_token(None, str(file))
+    with pytest.raises(EvidenceError, match="cannot read it"):
+        desk_token(None, str(tmp_path / "none"))

@@ -190,6 +190,28 @@ def plan(run: Run) -> int:
     return 2 if plan.config_errors else 0
 
 
+def desk_token(given: str | None, file: str | None) -> str | None:
+    """The desk's token: from --token-file, EVIDENCE_UI_TOKEN or --token (which every
+    account of the machine can read in the process list: said once)."""
+    if file is not None:
+        try:
+            lines = Path(file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            raise EvidenceError(f"--token-file {file}: cannot read it ({e})") from None
+        token = lines[0].strip() if lines else ""
+        if not token:
+            raise EvidenceError(f"--token-file {file}: its first line is empty")
+        return token
+    if given is not None:
+        print(
+            "evidence: --token shows in the process list; EVIDENCE_UI_TOKEN or --token-file "
+            "keep it out of it",
+            file=sys.stderr,
+        )
+        return given
+    return environment.get("EVIDENCE_UI_TOKEN")
+
+
 @command(
     "propose",
     "write what pages settle into the record files on a git branch, as a pull request",
@@ -253,6 +275,11 @@ def propose(run: Run) -> int:
         help="a token every request must carry (env EVIDENCE_UI_TOKEN); needed on any host "
         "but a loopback one",
     ),
+    arg(
+        "--token-file",
+        metavar="FILE",
+        help="read the token from FILE (its first line): kept out of the process list",
+    ),
     arg("--open", action="store_true", help="open it in the web browser"),
     arg(
         "--public-url",
@@ -282,7 +309,7 @@ def ui(run: Run) -> int:
     found = peek(db)  # an earlier release is served, each page saying what to run
     if not found.writable:
         raise WarehouseError(refusal(found))
-    token = args.token or environment.get("EVIDENCE_UI_TOKEN")
+    token = desk_token(args.token, args.token_file)
     if not is_loopback(args.host) and token is None:
         raise EvidenceError(
             f"evidence ui on {args.host} needs --token (or EVIDENCE_UI_TOKEN): anyone who "
