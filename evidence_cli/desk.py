@@ -57,6 +57,7 @@ from extractors.values import Grade
 from flows.catalog import is_loopback, load_catalog
 from flows.commands import pages
 from flows.runtime import clock, command_scope
+from warehouse import queries
 from warehouse.db import session, set_now
 from warehouse.keeping import QueueItem
 
@@ -465,6 +466,47 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             response.headers["Refresh"] = "1"  # read again until it ends
         return response
 
+    def read_compare(query: dict[str, str]) -> Response:
+        """Any two snapshots of a source, compared inline and side by side."""
+        from extractors.textdiff import word_diff
+
+        record_id, source_id = query.get("record_id", ""), query.get("source_id", "")
+        now = clock.now()
+        try:
+            with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
+                snapshots = queries.snapshot_history(con, record_id, source_id or None)
+        except WarehouseBusy:
+            return busy()
+        except WarehouseError as e:
+            return unusable(e)
+        shots = snapshots.get(source_id, [])
+        if not shots:
+            return render(
+                "desk_done.html",
+                status=404,
+                heading="Nothing to compare",
+                error=f"no snapshot of {record_id}/{source_id}",
+                record_id=record_id,
+            )
+        by_id = {str(s.snapshot_id): s for s in shots}
+        old = by_id.get(query.get("a", "")) or shots[max(0, len(shots) - 2)]
+        new = by_id.get(query.get("b", "")) or shots[-1]
+        runs = word_diff(old.text, new.text)
+        return render(
+            "desk_compare.html",
+            record_id=record_id,
+            source_id=source_id,
+            shots=shots,
+            old=old,
+            new=new,
+            inline=Markup("").join(_run(op, text, "=+-") for op, text in runs),
+            before=Markup("").join(_run(op, text, "=-") for op, text in runs),
+            after=Markup("").join(_run(op, text, "=+") for op, text in runs),
+        )
+
+    async def compare(request: Request) -> Response:
+        return await run_in_threadpool(read_compare, dict(request.query_params))
+
     async def update(request: Request) -> Response:
         if request.method == "GET":
             return await run_in_threadpool(read_decision, dict(request.query_params))
@@ -494,6 +536,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             Route("/accept", accept, methods=["POST"]),
             Route("/source", source, methods=["GET", "POST"]),
             Route("/check", check, methods=["POST"]),
+            Route("/compare", compare),
             Route("/check/{key}", check_progress),
             Route("/done/{key}", done),
         ]
@@ -504,6 +547,18 @@ def desk_app(cfg: DeskConfig) -> Starlette:
 # A word diff's marks (`[-gone-]`, `{+new+}`), each within its line: bounded, so a page
 # full of unclosed marks costs a line's length per mark at most.
 _MARK = re.compile(r"\[-([^\n]{0,4000}?)-\]|\{\+([^\n]{0,4000}?)\+\}")
+
+
+def _run(op: str, text: str, shown: str) -> Markup:
+    """A run of a word diff as HTML, when its side shows it: kept text as text, removed
+    text as <del>, added as <ins>."""
+    if op not in shown:
+        return Markup("")
+    if op == "-":
+        return Markup("<del>{}</del>").format(text)
+    if op == "+":
+        return Markup("<ins>{}</ins>").format(text)
+    return Markup("{}").format(text)
 
 
 def marked(diff: str) -> Markup:

@@ -217,3 +217,25 @@ def test_the_token_from_a_file_stays_out_of_the_process_list(tmp_path: Path) -> 
         desk_token(None, str(file))
     with pytest.raises(EvidenceError, match="cannot read it"):
         desk_token(None, str(tmp_path / "none"))
+
+
+def test_any_two_snapshots_compared_inline_and_side_by_side(kept: Kept) -> None:
+    kept.refresh({"own": NEW.replace("1,900", "2,100"), "blog": OLD}, T0 + timedelta(days=2))
+    desk = client(kept)
+    assert "/compare?record_id=r&amp;source_id=own" in desk.get("/records/r").text
+    newest = desk.get("/compare", params={"record_id": "r", "source_id": "own"})
+    assert newest.status_code == 200
+    assert "<del>1,900</del>" in newest.text and "<ins>2,100</ins>" in newest.text
+    assert "$4,000" not in newest.text.split("Inline")[1]  # the two newest: 2,500 both
+    ids = [int(i) for i in re.findall(r'<option value="(\d+)"', newest.text)]
+    first, last = min(ids), max(ids)
+    span = desk.get(
+        "/compare", params={"record_id": "r", "source_id": "own", "a": first, "b": last}
+    )
+    inline = span.text.split("<h2>Inline</h2>")[1].split("<h2>Side by side</h2>")[0]
+    assert "<del>$4,000</del>" in inline and "<ins>$2,500</ins>" in inline
+    sides = span.text.split("<h2>Side by side</h2>")[1]
+    left, right = sides.split("</pre>")[0], sides.split("</pre>")[1]
+    assert "<del>$4,000</del>" in left and "<ins>" not in left
+    assert "<ins>$2,500</ins>" in right and "<del>" not in right
+    assert desk.get("/compare", params={"record_id": "r", "source_id": "nope"}).status_code == 404
