@@ -50,6 +50,7 @@ from evidence_base.errors import (
     WarehouseBusy,
     WarehouseError,
 )
+from evidence_base.words import Role
 from evidence_cli.diff import diff_report
 from evidence_cli.site import record_context, templates
 from extractors.printable import one_line
@@ -61,7 +62,7 @@ from warehouse import queries
 from warehouse.db import session, set_now
 from warehouse.keeping import QueueItem
 
-MAX_FORM = 16 << 10  # a desk form is a few ids, a token and a quote
+MAX_FORM = 256 << 10  # a desk form: a few ids, a token, a quote or a record's file
 MAX_RESULTS = 100  # what the last actions did, each a page of its own
 BODY_WAIT_S = 10.0  # a form's body arrives within this, or the form is empty (refused)
 # Connections served at once (more answer 503 at once) and how long an idle one is kept:
@@ -504,6 +505,62 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             after=Markup("").join(_run(op, text, "=+") for op, text in runs),
         )
 
+    def read_add(query: dict[str, str]) -> Response:
+        try:
+            catalog = load_catalog(cfg.config_dir)
+        except EvidenceError as e:
+            return render("desk_done.html", status=409, heading="The catalog", error=str(e))
+        return render(
+            "desk_add.html",
+            records=[r.id for r in catalog.records],
+            record_id=query.get("record_id", ""),
+            url=query.get("url", ""),
+        )
+
+    def do_add(form: dict[str, str]) -> dict[str, Any]:
+        """Suggest (nothing written), write the suggested record as a file of its own, or
+        add the page as a source of a record."""
+        from flows.catalog import check_url
+        from flows.commands.suggest import add_to_record, suggest, write_record
+
+        catalog = load_catalog(cfg.config_dir)
+        action, record_id = form.get("action", ""), form.get("record_id", "")
+        if action == "write":
+            path = write_record(catalog, form.get("yaml", ""))
+            return {
+                "heading": f"Wrote {path.name}",
+                "said": f"A new record file, {path}: the next refresh fetches its pages.",
+                "record_id": "",
+            }
+        try:
+            url = check_url(form.get("url", "").strip())
+        except ValueError as e:
+            raise EvidenceError(str(e)) from None
+        fetch = catalog.settings.fetch
+        if record_id:
+            record = next((r for r in catalog.records if r.id == record_id), None)
+            if record is None:
+                raise UnknownRecord(record_id, (r.id for r in catalog.records), "the catalog")
+            claims = add_to_record(record, cfg.config_dir, url, fetch, Role.THIRD_PARTY)
+            return {
+                "heading": f"Added a source to {record_id}",
+                "said": f"{url} is now a third-party source of {record_id}. Its candidate "
+                "claims, to paste under the record's claims: if you want them:",
+                "diff": claims,
+                "record_id": record_id,
+            }
+        return {
+            "heading": "A record from " + url,
+            "said": "Keep the claims you want (delete the others), then write it.",
+            "suggested": suggest(url, fetch, Role.PRIMARY),
+            "record_id": "",
+        }
+
+    async def add(request: Request) -> Response:
+        if request.method == "GET":
+            return await run_in_threadpool(read_add, dict(request.query_params))
+        return await act(request, "Not added", do_add)
+
     async def compare(request: Request) -> Response:
         return await run_in_threadpool(read_compare, dict(request.query_params))
 
@@ -537,6 +594,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             Route("/source", source, methods=["GET", "POST"]),
             Route("/check", check, methods=["POST"]),
             Route("/compare", compare),
+            Route("/add", add, methods=["GET", "POST"]),
             Route("/check/{key}", check_progress),
             Route("/done/{key}", done),
         ]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from keeping_support import T0, Kept
+from servers import Page, WebServer
 from starlette.testclient import TestClient
 from test_keeping import NEW, OLD, RECORD
 
@@ -239,3 +240,39 @@ def test_any_two_snapshots_compared_inline_and_side_by_side(kept: Kept) -> None:
     assert "<del>$4,000</del>" in left and "<ins>" not in left
     assert "<ins>$2,500</ins>" in right and "<del>" not in right
     assert desk.get("/compare", params={"record_id": "r", "source_id": "nope"}).status_code == 404
+
+
+def test_add_from_a_url_a_new_record_or_a_source(kept: Kept, web: WebServer) -> None:
+    import html
+
+    from flows.catalog import load_catalog
+
+    web.routes["/offer"] = Page(
+        "<html><head><title>Nimbus research credits</title></head><body><main>"
+        "<h1>Nimbus research credits</h1><p>Each lab receives $3,000 in cloud credits a "
+        "year, and applications are open until the end of March.</p><p>Labs apply through "
+        "the form on this page; a committee reads every proposal within two weeks.</p>"
+        "</main></body></html>"
+    )
+    desk = client(kept)
+    page = desk.get("/add")
+    assert page.status_code == 200 and 'name="url"' in page.text
+    form = {"csrf": token(page.text), "action": "suggest", "url": web.url("/offer")}
+    read = desk.post("/add", data=form)
+    assert read.status_code == 303
+    shown = desk.get(read.headers["location"]).text
+    found = re.search(r'<textarea name="yaml"[^>]*>(.*?)</textarea>', shown, re.S)
+    assert found is not None and "$3,000 in cloud credits" in html.unescape(found[1])
+    suggested = html.unescape(found[1])
+    assert len(load_catalog(kept.config).records) == 1  # nothing written yet
+    wrote = desk.post("/add", data={"csrf": form["csrf"], "action": "write", "yaml": suggested})
+    assert wrote.status_code == 303
+    catalog = load_catalog(kept.config)
+    assert len(catalog.records) == 2
+    again = desk.post("/add", data={"csrf": form["csrf"], "action": "write", "yaml": suggested})
+    assert again.status_code == 409 and "already" in again.text
+    # the same page as a third-party source of an existing record, in its own file
+    added = desk.post("/add", data={**form, "record_id": "r"})
+    assert added.status_code == 303
+    assert web.url("/offer") in kept.file.read_text()
+    assert "# Acme, kept by hand" in kept.file.read_text()

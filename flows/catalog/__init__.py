@@ -13,6 +13,7 @@ from flows.catalog.loading import (
     resolve_db,
 )
 from flows.catalog.models import (
+    SLUG,
     AlertSettings,
     ArchiveSettings,
     Catalog,
@@ -47,6 +48,7 @@ from flows.catalog.yaml_lines import load_yaml
 
 __all__ = [
     "DEFAULT_USER_AGENT",
+    "SLUG",
     "AlertSettings",
     "ArchiveSettings",
     "Catalog",

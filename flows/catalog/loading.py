@@ -155,6 +155,8 @@ def catalog_with(config_dir: Path, path: Path, text: str) -> Catalog:
         p: text.encode("utf-8") if p.resolve() == target else read_config_file(p)
         for p in sorted((config_dir / "records").glob("*.y*ml"))
     }
+    if not any(p.resolve() == target for p in raw):  # a file not written yet
+        raw[path] = text.encode("utf-8")
     checked = _check_catalog(config_dir, raw)
     if checked.errors:
         raise checked.errors[0]

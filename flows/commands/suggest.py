@@ -6,16 +6,21 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from evidence_base.errors import ConfigError, EvidenceError
+import yaml as pyyaml
+
+from evidence_base.errors import ConfigError, EvidenceError, first_line
 from evidence_base.words import Render, Role
 from extractors.candidates import candidates
 from extractors.encoding import decode_body
 from extractors.page import extract_page
 from extractors.printable import printable
 from flows.catalog import (
+    SLUG,
+    Catalog,
     FetchSettings,
     Record,
     RecordFile,
+    catalog_with,
     load_catalog,
     slugify,
     source_slug,
@@ -156,3 +161,24 @@ def _claim_lines(
         if c.what.startswith("status "):
             lines.append(f"{indent}  status: {c.what.removeprefix('status ')}")
     return lines
+
+
+def write_record(catalog: Catalog, text: str) -> Path:
+    """A suggested record (as `suggest` writes it, edited by a person) written as a file
+    of its own, `records/<id>.yaml`, when the catalog with it is valid; its path."""
+    try:
+        data = pyyaml.safe_load(text)
+    except pyyaml.YAMLError as e:
+        raise EvidenceError(f"the record is not YAML: {first_line(str(e))}") from None
+    record = data[0] if isinstance(data, list) and len(data) == 1 else data
+    if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+        raise EvidenceError("give one record, with its id")
+    record_id = record["id"]
+    if not SLUG.fullmatch(record_id):
+        raise EvidenceError(f"bad record id {record_id!r}: lower-case letters, digits, dashes")
+    path = catalog.config_dir / "records" / f"{record_id}.yaml"
+    if path.exists() or any(r.id == record_id for r in catalog.records):
+        raise EvidenceError(f"the catalog has a record {record_id} already: give another id")
+    catalog_with(catalog.config_dir, path, text)  # the whole catalog with it, valid
+    write_atomically(path, text)
+    return path
