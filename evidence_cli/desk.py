@@ -1,46 +1,36 @@
 """`evidence ui`: the keeper's desk, a local web application over the catalog and its
 database (docs/commands.md, "The keeper's desk").
 
-`/` is the review queue, each item with the action that settles it as a button (Update,
-as `evidence update`; Accept, as `evidence accept`), then every record; `/records/ID` is
-the record's page, rendered with the static site's templates (one rendering of a card).
-Every request reads the database as it is, in a short read-only session; while a refresh
-writes, the page says so and reads again a moment later. The desk writes only the
-catalog's record files, through the commands' own writer.
+`/` is the review queue, each item with the action that settles it (Update…, Accept,
+Fix…), then every record, both filtered by Find; `/records/ID` is the record's page,
+rendered with the static site's templates (one rendering of a card); `/update` and
+`/source` show what an action writes before it does; `/compare`, `/check` and `/add`
+compare snapshots, check a source now, add from a URL. Every request reads the database
+as it is, in a short read-only session; while a refresh writes, the page says so and
+reads again a moment later. The desk writes only the catalog's record files, through
+the commands' own writer, and answers every action with Post/Redirect/Get.
 
-Safety, for a server that can change a catalog:
-- page and catalog text are always text (the templates autoescape);
-- a request whose Host is not the served one is refused (DNS rebinding);
-- actions are POSTs carrying the page's token, which is also a SameSite=Strict cookie
-  (a cross-site request has neither), and an Origin other than ours is refused;
-- any host but a loopback one needs a token (--token, or EVIDENCE_UI_TOKEN): then every
-  request carries it (`?token=` once, which sets a cookie, or `Authorization: Bearer`).
+Who may ask, and what may change the catalog: evidence_cli/desk_guard.py. What the
+pages show beyond the site's (Find, a diff as HTML, Check now's run):
+evidence_cli/desk_parts.py. Page and catalog text are always text (the templates
+autoescape).
 """
 
 from __future__ import annotations
 
-import asyncio
-import hmac
-import os
-import re
 import secrets
 import socket
-import subprocess
-import sys
-import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from evidence_base.errors import (
@@ -51,118 +41,36 @@ from evidence_base.errors import (
     WarehouseError,
 )
 from evidence_base.words import Role
+from evidence_cli.desk_guard import (
+    DeskConfig,
+    Guard,
+    cookie_names,
+    forged,
+    read_form,
+    served_hosts,
+)
+from evidence_cli.desk_parts import CheckRun, Find, diff_run, marked
 from evidence_cli.diff import diff_report
 from evidence_cli.site import record_context, templates
-from extractors.printable import one_line
 from extractors.values import Grade
-from flows.catalog import is_loopback, load_catalog
+from flows.catalog import load_catalog
 from flows.commands import pages
 from flows.runtime import clock, command_scope
 from warehouse import queries
 from warehouse.db import session, set_now
-from warehouse.keeping import QueueItem
 
-MAX_FORM = 256 << 10  # a desk form: a few ids, a token, a quote or a record's file
 MAX_RESULTS = 100  # what the last actions did, each a page of its own
-BODY_WAIT_S = 10.0  # a form's body arrives within this, or the form is empty (refused)
 # Connections served at once (more answer 503 at once) and how long an idle one is kept:
 # slow clients never hold every descriptor of the process.
 MAX_CONNECTIONS = 64
 KEEP_ALIVE_S = 5
 READ_WAIT_S = 1.0  # a request waits this long for a refresh's write lock, then says so
-COOKIE = "evidence_desk"  # the page token's cookie
-TOKEN_COOKIE = "evidence_token"  # the --token's, once given as ?token=
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; style-src 'unsafe-inline'; "
     "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class DeskConfig:
-    config_dir: Path
-    db: Path
-    host: str
-    port: int
-    token: str | None
-    allow_hosts: tuple[str, ...] = ()  # host names (with a port, or any) browsers may send
-    public_url: str | None = None  # the address browsers use, printed
-
-
-_NAME = re.compile(r"^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$")
-WILDCARDS = frozenset({"0.0.0.0", "::", "[::]"})
-
-
-def allowed_hosts(names: list[str], public_url: str | None) -> tuple[str, ...]:
-    """--allow-host names and --public-url's host, checked: one line for a bad one."""
-    hosts = list(names)
-    if public_url is not None:
-        parts = urlsplit(public_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise EvidenceError(f"--public-url {public_url!r}: give an http(s) URL with a host")
-        hosts.append(parts.netloc.rpartition("@")[2])
-    for name in hosts:
-        if not _NAME.match(name):
-            raise EvidenceError(f"--allow-host {name!r}: give a host name, optionally :PORT")
-    return tuple(h.lower() for h in hosts)
-
-
-def served_hosts(cfg: DeskConfig) -> set[str]:
-    """The Host headers the desk answers: the address it serves, loopback names on a
-    loopback one, this machine's names on a wildcard one, and the names allowed."""
-    port = cfg.port
-    hosts = {f"[{cfg.host}]:{port}" if ":" in cfg.host else f"{cfg.host}:{port}"}
-    if is_loopback(cfg.host):
-        hosts |= {f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"}
-    if cfg.host in WILDCARDS:
-        hosts |= {f"{socket.gethostname().lower()}:{port}", f"{socket.getfqdn().lower()}:{port}"}
-    for name in cfg.allow_hosts:
-        # a name with its port, or a bare one: behind a proxy on its default port
-        hosts |= {name} if _has_port(name) else {name, f"{name}:{port}"}
-    return hosts
-
-
-def _has_port(name: str) -> bool:
-    return name.rpartition(":")[2].isdigit() and not name.endswith("]")
-
-
-@dataclass(frozen=True, slots=True)
-class Find:
-    """What the desk's index shows: the queue and the records, filtered by a grade, an
-    item's kind, failing sources and words (in an id, a title or what happened)."""
-
-    grade: str = ""
-    kind: str = ""
-    failing: bool = False
-    text: str = ""
-
-    @classmethod
-    def of(cls, query: Mapping[str, str]) -> Find:
-        def given(name: str) -> str:
-            return " ".join(str(query.get(name) or "").split())[:200]
-
-        return cls(given("grade"), given("kind"), given("failing") in ("1", "on"), given("q"))
-
-    def _has(self, *texts: object) -> bool:
-        words = self.text.casefold()
-        return not words or any(words in str(t or "").casefold() for t in texts)
-
-    def takes_item(self, q: QueueItem) -> bool:
-        failing = q.kind in ("dead", "unreachable")
-        return (
-            (not self.kind or q.kind == self.kind)
-            and (not self.failing or failing)
-            and self._has(q.record_id, q.item, q.what)
-        )
-
-    def takes_record(self, r: pages.IndexRow) -> bool:
-        return (
-            (not self.grade or r.grade == self.grade)
-            and (not self.failing or r.unreachable > 0)
-            and self._has(r.record_id, r.title)
-        )
 
 
 def desk_app(cfg: DeskConfig) -> Starlette:
@@ -269,8 +177,8 @@ def desk_app(cfg: DeskConfig) -> Starlette:
     ) -> Response:
         """A keeper's action: refused unless the request is the page's own; run on a worker
         thread; what it did, or why not (`not_done`), on the page that follows."""
-        form = await _form(request)
-        refused = _refused(request, form.get("csrf"), page_token, hosts)
+        form = await read_form(request)
+        refused = forged(request, form.get("csrf"), page_token, hosts)
         if refused is not None:
             return refused
         try:
@@ -440,8 +348,8 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         return key
 
     async def check(request: Request) -> Response:
-        form = await _form(request)
-        refused = _refused(request, form.get("csrf"), page_token, hosts)
+        form = await read_form(request)
+        refused = forged(request, form.get("csrf"), page_token, hosts)
         if refused is not None:
             return refused
         try:
@@ -500,9 +408,9 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             shots=shots,
             old=old,
             new=new,
-            inline=Markup("").join(_run(op, text, "=+-") for op, text in runs),
-            before=Markup("").join(_run(op, text, "=-") for op, text in runs),
-            after=Markup("").join(_run(op, text, "=+") for op, text in runs),
+            inline=Markup("").join(diff_run(op, text, "=+-") for op, text in runs),
+            before=Markup("").join(diff_run(op, text, "=-") for op, text in runs),
+            after=Markup("").join(diff_run(op, text, "=+") for op, text in runs),
         )
 
     def read_add(query: dict[str, str]) -> Response:
@@ -599,192 +507,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             Route("/done/{key}", done),
         ]
     )
-    return _Guard(app, hosts, cfg.token)  # type: ignore[return-value]
-
-
-# A word diff's marks (`[-gone-]`, `{+new+}`), each within its line: bounded, so a page
-# full of unclosed marks costs a line's length per mark at most.
-_MARK = re.compile(r"\[-([^\n]{0,4000}?)-\]|\{\+([^\n]{0,4000}?)\+\}")
-
-
-def _run(op: str, text: str, shown: str) -> Markup:
-    """A run of a word diff as HTML, when its side shows it: kept text as text, removed
-    text as <del>, added as <ins>."""
-    if op not in shown:
-        return Markup("")
-    if op == "-":
-        return Markup("<del>{}</del>").format(text)
-    if op == "+":
-        return Markup("<ins>{}</ins>").format(text)
-    return Markup("{}").format(text)
-
-
-def marked(diff: str) -> Markup:
-    """A word diff as HTML: deletions and insertions as <del> and <ins>, all else text."""
-    out: list[str] = []
-    pos = 0
-    for m in _MARK.finditer(diff):
-        out.append(escape(diff[pos : m.start()]))
-        gone, new = m.group(1), m.group(2)
-        out.append(Markup("<del>{}</del>").format(gone) if gone is not None else "")
-        out.append(Markup("<ins>{}</ins>").format(new) if new is not None else "")
-        pos = m.end()
-    out.append(escape(diff[pos:]))
-    return Markup("").join(out)
-
-
-class CheckRun:
-    """`evidence refresh --source RECORD/SOURCE` in a process of its own, its output kept
-    line by line as it comes (the desk's page reads it again each second until it ends)."""
-
-    MAX_LINES = 200
-
-    def __init__(self, record_id: str, source_id: str, proc: subprocess.Popen[str]) -> None:
-        self.record_id, self.source_id, self.proc = record_id, source_id, proc
-        self._lines: list[str] = []
-        self._lock = threading.Lock()
-        self.code: int | None = None
-        threading.Thread(target=self._read, daemon=True, name="desk-check").start()
-
-    @classmethod
-    def start(cls, record_id: str, source_id: str, cfg: DeskConfig) -> CheckRun:
-        env = {k: v for k, v in os.environ.items() if k != "EVIDENCE_UI_TOKEN"}
-        command = [sys.executable, "-m", "evidence_cli", "refresh", "--source"]
-        command += [f"{record_id}/{source_id}", "--config", str(cfg.config_dir)]
-        command += ["--db", str(cfg.db)]
-        proc = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            errors="replace",
-            env=env,
-        )
-        return cls(record_id, source_id, proc)
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            with self._lock:
-                self._lines.append(one_line(line.rstrip("\n")))
-                del self._lines[: -self.MAX_LINES]
-        self.code = self.proc.wait()
-
-    def lines(self) -> list[str]:
-        with self._lock:
-            return list(self._lines)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-
-
-async def _form(request: Request) -> dict[str, str]:
-    """The desk's forms are URL-encoded and small; anything else is an empty form (and so
-    refused for want of its token)."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/x-www-form-urlencoded":
-        return {}
-    try:  # a client that sends its body a byte a minute holds nothing for long
-        body = await asyncio.wait_for(_body(request), BODY_WAIT_S)
-    except TimeoutError:
-        return {}
-    if body is None:
-        return {}
-    try:
-        fields = parse_qs(
-            body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=20
-        )
-    except ValueError:
-        return {}
-    return {k: v[0] for k, v in fields.items()}
-
-
-async def _body(request: Request) -> bytes | None:
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FORM:
-            return None
-    return body
-
-
-def same(given: object, secret: str) -> bool:
-    """Constant-time equality of a token given (any text: a header, a cookie, a form) and
-    the secret, compared as UTF-8 bytes (hmac refuses text that is not ASCII)."""
-    text = str(given or "")
-    return bool(text) and hmac.compare_digest(
-        text.encode("utf-8", "surrogatepass"), secret.encode("utf-8", "surrogatepass")
-    )
-
-
-def cookie_names(port: int) -> tuple[str, str]:
-    """The page token's cookie and the --token's, named for the port: a browser sends a
-    host's cookies to every port of it, and each desk keeps its own."""
-    return f"{COOKIE}_{port}", f"{TOKEN_COOKIE}_{port}"
-
-
-def _refused(
-    request: Request, form_token: object, page_token: str, hosts: set[str]
-) -> Response | None:
-    """A POST must come from our own page: its token in the form and in its cookie, and
-    no Origin but ours."""
-    origin = request.headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc.lower() not in hosts:
-        return PlainTextResponse("refused: a request from another site", status_code=403)
-    cookie = request.cookies.get(cookie_names(_port(request))[0], "")
-    if not (same(form_token, page_token) and same(cookie, page_token)):
-        return PlainTextResponse(
-            "refused: no token of this desk's page (reload the page and try again)",
-            status_code=403,
-        )
-    return None
-
-
-def _port(request: Request) -> int:
-    """The port the desk serves this request on (the socket's, whatever the Host says)."""
-    server = request.scope.get("server") or (None, 0)
-    return int(server[1] or 0)
-
-
-class _Guard:
-    """Every request: the served Host only (DNS rebinding), and the token where one is
-    set (`?token=` once sets its cookie, or `Authorization: Bearer`)."""
-
-    def __init__(self, app: Starlette, hosts: set[str], token: str | None) -> None:
-        self.app = app
-        self.hosts = hosts
-        self.token = token
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        request = Request(scope)
-        if request.headers.get("host", "").lower() not in self.hosts:
-            response: Response = PlainTextResponse(
-                "refused: not the host this desk serves", status_code=400
-            )
-            await response(scope, receive, send)
-            return
-        if self.token is not None:
-            name = cookie_names(_port(request))[1]
-            if same(request.query_params.get("token"), self.token):
-                redirect = RedirectResponse(request.url.remove_query_params("token"), 303)
-                redirect.set_cookie(name, self.token, httponly=True, samesite="strict")
-                await redirect(scope, receive, send)
-                return
-            bearer = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-            if not (same(bearer, self.token) or same(request.cookies.get(name), self.token)):
-                response = PlainTextResponse(
-                    "this desk needs its token: open the URL it printed (?token=...)",
-                    status_code=401,
-                    headers={"WWW-Authenticate": "Bearer"},
-                )
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+    return Guard(app, hosts, cfg.token)  # type: ignore[return-value]
 
 
 def serve_desk(cfg: DeskConfig, open_browser: bool = False) -> int:

@@ -20,7 +20,7 @@ import pytest
 from servers import Page, WebServer
 from support import evidence, refresh_at, require_browser, write_config
 
-from evidence_cli.desk import cookie_names
+from evidence_cli.desk_guard import cookie_names
 from warehouse.db import connect
 
 pytestmark = pytest.mark.slow

@@ -15,7 +15,8 @@ from starlette.testclient import TestClient
 from test_keeping import NEW, OLD, RECORD
 
 from evidence_base.errors import EvidenceError
-from evidence_cli.desk import DeskConfig, allowed_hosts, desk_app
+from evidence_cli.desk import desk_app
+from evidence_cli.desk_guard import DeskConfig, allowed_hosts
 
 BASE = "http://127.0.0.1:8765"
 
@@ -117,7 +118,7 @@ def test_a_bad_host_name_is_one_line(names: list[str], url: str | None) -> None:
 
 
 def test_a_word_diff_is_marked_up_and_everything_else_escaped() -> None:
-    from evidence_cli.desk import marked
+    from evidence_cli.desk_parts import marked
 
     html = str(marked("a [-<b>4,000</b>-] {+<i>2,500</i>+} x\n[- never closed <s>"))
     assert "<del>&lt;b&gt;4,000&lt;/b&gt;</del>" in html

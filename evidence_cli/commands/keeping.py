@@ -297,7 +297,8 @@ def propose(run: Run) -> int:
     requires=["catalog"],  # a config error stops here, before anything is served
 )
 def ui(run: Run) -> int:
-    from evidence_cli.desk import DeskConfig, allowed_hosts, serve_desk
+    from evidence_cli.desk import serve_desk
+    from evidence_cli.desk_guard import DeskConfig, allowed_hosts
     from flows.catalog import is_loopback
     from warehouse.db import peek
     from warehouse.release import refusal
