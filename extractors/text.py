@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator
 
 import lxml.html
 import trafilatura
 import trafilatura.utils
-from bs4 import BeautifulSoup, NavigableString, PageElement, Tag
+from bs4 import (
+    BeautifulSoup,
+    MarkupResemblesLocatorWarning,
+    NavigableString,
+    PageElement,
+    Tag,
+)
 from bs4.exceptions import ParserRejectedMarkup
 from lxml import etree
 
@@ -137,7 +144,9 @@ def fallback_text(html: str) -> str:
 
 
 def _fallback_text(html: str) -> str:
-    soup = BeautifulSoup(html, "html.parser")
+    with warnings.catch_warnings():  # a page of one line that reads like a URL is a page
+        warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
+        soup = BeautifulSoup(html, "html.parser")
     for tag in soup.find_all(CHROME_TAGS):
         tag.decompose()
     root: Tag = soup.find("main") or soup.find("article") or soup.body or soup
