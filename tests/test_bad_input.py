@@ -193,3 +193,17 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) in (0, 141)
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_the_demos_database_is_suggested_only_to_a_catalog_without_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    connect(tmp_path / "data" / "demo.duckdb").close()
+    mine = write_config(tmp_path / "mine", "id: r\ntitle: R\nsources: []\n", "database: m.duckdb\n")
+    missing = str(tmp_path / "nowhere" / "x.duckdb")
+    code, lines = said(["status", "--config", str(mine), "--db", missing], capsys, monkeypatch)
+    assert code == 2 and "no database at" in lines[0] and "the demo's" not in lines[0], lines
+    code, lines = said(["status", "--db", missing], capsys, monkeypatch)  # ./config, no db named
+    assert code == 2 and "the demo's is data/demo.duckdb" in lines[0], lines
