@@ -319,6 +319,51 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             "record_id": record_id,
         }
 
+    def read_scope(query: dict[str, str]) -> Response:
+        """Primaries that disagree (or a page that never carried a claim): keep one."""
+        record_id, claim_id = query.get("record_id", ""), query.get("claim_id", "")
+        try:
+            catalog = load_catalog(cfg.config_dir)
+        except EvidenceError as e:
+            return render("desk_done.html", status=409, heading="The catalog", error=str(e))
+        record = next((r for r in catalog.records if r.id == record_id), None)
+        claim = next(
+            (c for c in (record.config.claims if record else []) if c.id == claim_id), None
+        )
+        if record is None or claim is None:
+            return render(
+                "desk_done.html",
+                status=404,
+                heading="No such claim",
+                error=f"no claim {claim_id!r} of record {record_id!r} in {cfg.config_dir}",
+            )
+        return render(
+            "desk_scope.html",
+            record_id=record_id,
+            claim=claim,
+            sources=record.config.sources,
+            what=query.get("what", ""),
+        )
+
+    def do_scope(form: dict[str, str]) -> dict[str, Any]:
+        from flows.commands.sources import scope_claim
+
+        record_id, claim_id = form.get("record_id", ""), form.get("claim_id", "")
+        done = scope_claim(
+            load_catalog(cfg.config_dir), record_id, claim_id, form.get("source_id", ""), scope
+        )
+        return {
+            "heading": f"{record_id}/{claim_id} on {done.source_id} only",
+            "said": done.said,
+            "diff": done.diff,
+            "record_id": record_id,
+        }
+
+    async def scope_(request: Request) -> Response:
+        if request.method == "GET":
+            return await run_in_threadpool(read_scope, dict(request.query_params))
+        return await act(request, "Not changed", do_scope)
+
     async def source(request: Request) -> Response:
         if request.method == "GET":
             return await run_in_threadpool(read_source, dict(request.query_params))
@@ -500,6 +545,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             Route("/update", update, methods=["GET", "POST"]),
             Route("/accept", accept, methods=["POST"]),
             Route("/source", source, methods=["GET", "POST"]),
+            Route("/scope", scope_, methods=["GET", "POST"]),
             Route("/check", check, methods=["POST"]),
             Route("/compare", compare),
             Route("/add", add, methods=["GET", "POST"]),

@@ -277,3 +277,21 @@ def test_add_from_a_url_a_new_record_or_a_source(kept: Kept, web: WebServer) -> 
     assert added.status_code == 303
     assert web.url("/offer") in kept.file.read_text()
     assert "# Acme, kept by hand" in kept.file.read_text()
+
+
+def test_primaries_that_disagree_settled_by_keeping_one_page(kept: Kept) -> None:
+    desk = client(kept)
+    page = desk.get("/scope", params={"record_id": "r", "claim_id": "prize"})
+    assert page.status_code == 200 and "Keep own (primary)" in page.text
+    form = {"record_id": "r", "claim_id": "prize", "source_id": "own", "csrf": token(page.text)}
+    done = desk.post("/scope", data=form)
+    assert done.status_code == 303
+    text = kept.file.read_text()
+    assert '"$4,000 in GPU credits for the best runs"   # the headline\n' in text
+    assert (
+        '    quote: "$4,000 in GPU credits for the best runs"   # the headline\n'
+        "    sources: [own]\n  - id: teams"
+    ) in text
+    assert "checked on own only" in desk.get(done.headers["location"]).text
+    refused = desk.post("/scope", data={**form, "source_id": "nope"})
+    assert refused.status_code == 409

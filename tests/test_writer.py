@@ -225,3 +225,38 @@ def test_suggested_claims_with_control_characters_are_yaml_the_catalog_reads() -
     assert "\x1b" not in text and "\x9b" not in text and "\n- " not in text[1:]
     (claim,) = yaml.load(text, Loader=yaml.SafeLoader)
     assert claim["quote"] == "Up to \x9b$5,000\x85 a\u2028year"
+
+
+@pytest.mark.parametrize(
+    ("claims", "written"),
+    [
+        (  # a block claim with no sources: the key added after its last, as its siblings
+            '  - id: prize\n    quote: "$4,000 in GPU credits"   # the headline\n',
+            '  - id: prize\n    quote: "$4,000 in GPU credits"   # the headline\n'
+            "    sources: [own]\n",
+        ),
+        (  # its sources replaced
+            "  - id: prize\n    quote: x y z\n    sources: [own, blog]\n",
+            "  - id: prize\n    quote: x y z\n    sources: [blog]\n",
+        ),
+        (  # a claim in braces
+            "  - {id: prize, quote: x y z}\n",
+            "  - {id: prize, quote: x y z, sources: [own]}\n",
+        ),
+    ],
+)
+def test_a_claim_checked_on_one_page_only(tmp_path: Path, claims: str, written: str) -> None:
+    from flows.catalog import RecordFile
+
+    head = (
+        "id: r\ntitle: R\nsources:\n"
+        "  - {id: own, url: 'https://a.example/', role: primary}\n"
+        "  - {id: blog, url: 'https://b.example/', role: third-party}\n"
+        "claims:\n"
+    )
+    path = tmp_path / "r.yaml"
+    path.write_text(head + claims)
+    file = RecordFile(path, "r")
+    keep = "blog" if "sources: [own, blog]" in claims else "own"
+    file.set_claim_sources("prize", [keep])
+    assert file.new_text() == head + written

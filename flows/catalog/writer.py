@@ -117,6 +117,29 @@ class RecordFile:
             if isinstance(claim, dict) and claim.get("id") == claim_id:
                 claim[key] = value
 
+    def set_claim_sources(self, claim_id: str, sources: list[str]) -> None:
+        """Check the claim on these sources only: its `sources:` replaced, or added after
+        its last key, written as its siblings are (a flow list either way)."""
+        claim = self.claim_node(claim_id)
+        listed = "[" + ", ".join(render(s, None, True) for s in sources) + "]"
+        node = _get(claim, "sources")
+        if node is not None:
+            self.edits.append(Edit(node.start_mark.index, _last_index(node), listed))
+        elif claim.flow_style:
+            close = self.text.rindex("}", claim.start_mark.index, claim.end_mark.index)
+            self.edits.append(Edit(close, close, f", sources: {listed}"))
+        else:
+            keys = [k for k, _ in claim.value]
+            column = keys[-1].start_mark.column
+            at = _line_end(self.text, _last_index(claim))
+            line = " " * column + f"sources: {listed}\n"
+            if at == len(self.text) and not self.text.endswith("\n"):
+                line = "\n" + line.rstrip("\n")
+            self.edits.append(Edit(at, at, line))
+        for c in self.expected.get("claims") or []:
+            if isinstance(c, dict) and c.get("id") == claim_id:
+                c["sources"] = list(sources)
+
     def drop_figure_comment(self, claim_id: str) -> None:
         """Remove the comment `evidence suggest` wrote on the claim's `- id:` line (its
         parsed figure, `# money 4000 USD`): once the quote is another, it is wrong. Words

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from evidence_base.errors import EvidenceError, UnknownRecord
+from evidence_base.errors import EvidenceError, UnknownRecord, UnknownSource
 from flows.catalog import (
     Catalog,
     RecordFile,
@@ -65,4 +65,29 @@ def edit_source(
     after = file.new_text()
     catalog_with(catalog.config_dir, path, after)  # the whole catalog still valid
     write_atomically(path, after)
+    return SourceEdit(record_id, source_id, path, diff_text(path, before, after), said)
+
+
+def scope_claim(
+    catalog: Catalog, record_id: str, claim_id: str, source_id: str, scope: str = ""
+) -> SourceEdit:
+    """Check the claim on one of its record's sources only (`sources: [SOURCE]`): what
+    settles primaries that disagree, or a page that never carried the claim."""
+    record = next((r for r in catalog.records if r.id == record_id), None)
+    if record is None:
+        raise UnknownRecord(record_id, (r.id for r in catalog.records), str(catalog.config_dir))
+    known = [s.source_id for s in record.config.sources]
+    if source_id not in known:
+        raise UnknownSource(source_id, known, owner=record_id)
+    path = Path(record.file)
+    before = path.read_text(encoding="utf-8")
+    file = RecordFile(path, record_id, before)
+    file.set_claim_sources(claim_id, [source_id])
+    after = file.new_text()
+    catalog_with(catalog.config_dir, path, after)
+    write_atomically(path, after)
+    said = (
+        f"{claim_id} of {record_id} is checked on {source_id} only: the next refresh grades "
+        f"it so (`evidence refresh --record {record_id}{scope}` at once)"
+    )
     return SourceEdit(record_id, source_id, path, diff_text(path, before, after), said)
