@@ -353,3 +353,114 @@ def test_check_now_refreshes_one_source_and_waits_its_turn(desk: tuple[str, Path
     assert "Checked acme/own" in answer.text, answer.text
     assert "1 URL(s) fetched" in answer.text
     assert fetches() == before + 1
+
+
+@pytest.fixture
+def every_kind(
+    prefect_harness: None, web: WebServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, Path]:
+    """A catalog whose queue holds a claim absent from its page, a source failing, and
+    primaries that disagree, besides a moved figure: real refreshes a day apart."""
+    web.routes["/own"] = Page(_page("Each team receives $4,000 in GPU credits."))
+    web.routes["/blank"] = Page(_page("This page says nothing of what the programme gives."))
+    web.routes["/first"] = Page(_page("Each team receives $4,000 in GPU credits."))
+    web.routes["/second"] = Page(_page("Each team receives $4,000 in GPU credits."))
+    web.routes["/blog"] = Page(_page("A post: each team receives $4,000 in GPU credits."))
+    db = tmp_path / "w.duckdb"
+    config = write_config(
+        tmp_path,
+        f"""
+        - id: acme
+          title: Acme research credits
+          sources:
+            - {{id: own, url: "{web.url("/own")}", role: primary}}
+            - {{id: blog, url: "{web.url("/blog")}", role: third-party}}
+          claims:
+            - id: credits
+              quote: "$4,000 in GPU credits"
+        - id: lost
+          title: Lost words
+          sources: [{{id: blank, url: "{web.url("/blank")}", role: primary}}]
+          claims:
+            - {{id: prize, quote: "the grand prize of the Lost Words award"}}
+        - id: two
+          title: Two primaries
+          sources:
+            - {{id: first, url: "{web.url("/first")}", role: primary}}
+            - {{id: second, url: "{web.url("/second")}", role: primary}}
+          claims:
+            - {{id: credits, quote: "$4,000 in GPU credits"}}
+        """,
+        f"database: {db}\nfetch: {{retries: 0}}\n",
+    )
+    refresh_at(config, db, T0, monkeypatch)
+    web.routes["/own"] = Page(_page("Each team receives $2,500 in GPU credits."))
+    web.routes["/second"] = Page(_page("Each team receives $3,000 in GPU credits."))
+    web.routes["/blog"] = Page("gone", status=404)
+    refresh_at(config, db, T0 + timedelta(days=1), monkeypatch)
+    return config, db
+
+
+def test_every_kind_is_settled_in_the_browser(every_kind: tuple[Path, Path]) -> None:
+    """Changed, absent, unreachable and disagree, each settled by its own button."""
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    from flows.fetching import find_browser
+
+    config, db = every_kind
+    file = config / "records" / "r.yaml"
+    shots = Path(os.environ.get("EVIDENCE_SCREENSHOTS", ROOT / "ci-artifacts"))
+    shots.mkdir(parents=True, exist_ok=True)
+    proc, url = _start(config, db)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=find_browser(None))
+            try:
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                page = context.new_page()
+                page.goto(url)
+                kinds = page.locator("tbody tr td:nth-child(3)").all_inner_texts()
+                assert {"changed", "absent", "unreachable", "disagree"} <= set(kinds), kinds
+                page.screenshot(path=str(shots / "desk-every-kind.png"), full_page=True)
+
+                # changed: the decision page, then Confirm
+                page.locator("tr", has_text="acme").locator("button", has_text="Update").click()
+                page.click("button:has-text('Confirm')")
+                assert "Updated acme/credits" in page.inner_text("body")
+
+                # absent: the keeper writes the page's words by hand
+                page.goto(url)
+                page.locator("tr", has_text="lost").locator("button", has_text="Update").click()
+                assert "Or write the quote by hand" in page.inner_text("body")
+                page.fill("textarea[name=quote]", "what the programme gives")
+                page.click("button:has-text('Write this quote')")
+                assert "Took your words" in page.inner_text("body")
+                assert "quote: \"what the programme gives\"" in file.read_text()
+
+                # unreachable: a new url for the failing source
+                page.goto(url)
+                page.locator("tr", has_text="unreachable").locator("button").click()
+                assert "Replace its url" in page.inner_text("body")
+                page.fill("input[name=url]", url + "moved-blog")
+                page.click("button:has-text('Write the new url')")
+                assert "Replaced acme/blog" in page.inner_text("body")
+                assert f"{url}moved-blog" in file.read_text()
+
+                # disagree: keep one page
+                page.goto(url)
+                page.locator("tr", has_text="disagree").locator("button").click()
+                page.click("button:has-text('Keep first')")
+                assert "two/credits on first only" in page.inner_text("body")
+                page.screenshot(path=str(shots / "desk-settled.png"), full_page=True)
+                context.close()
+            finally:
+                browser.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    from flows.catalog import load_catalog
+
+    catalog = load_catalog(config)  # every edit left the catalog valid
+    two = next(r for r in catalog.records if r.id == "two")
+    assert two.config.claims[0].sources == ["first"]
