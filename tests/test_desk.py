@@ -436,7 +436,7 @@ def test_every_kind_is_settled_in_the_browser(every_kind: tuple[Path, Path]) -> 
                 page.fill("textarea[name=quote]", "what the programme gives")
                 page.click("button:has-text('Write this quote')")
                 assert "Took your words" in page.inner_text("body")
-                assert "quote: \"what the programme gives\"" in file.read_text()
+                assert 'quote: "what the programme gives"' in file.read_text()
 
                 # unreachable: a new url for the failing source
                 page.goto(url)
