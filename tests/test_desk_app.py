@@ -295,3 +295,19 @@ def test_primaries_that_disagree_settled_by_keeping_one_page(kept: Kept) -> None
     assert "checked on own only" in desk.get(done.headers["location"]).text
     refused = desk.post("/scope", data={**form, "source_id": "nope"})
     assert refused.status_code == 409
+
+
+def test_other_login_accounts_are_named_for_a_loopback_desk(tmp_path: Path) -> None:
+    from evidence_cli.commands.keeping import other_accounts
+
+    passwd = tmp_path / "passwd"
+    passwd.write_text(
+        "root:x:0:0:root:/root:/bin/bash\n"
+        "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+        "dana:x:1000:1000::/home/dana:/bin/bash\n"
+        "me:x:1001:1001::/home/me:/bin/zsh\n"
+        "svc:x:1002:1002::/srv:/bin/false\n"
+        "nobody:x:65534:65534::/nonexistent:/usr/sbin/nologin\n"
+    )
+    assert other_accounts(passwd, me=1001) == ["dana"]
+    assert other_accounts(tmp_path / "none", me=0) == []

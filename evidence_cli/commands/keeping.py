@@ -190,6 +190,28 @@ def plan(run: Run) -> int:
     return 2 if plan.config_errors else 0
 
 
+def other_accounts(passwd: Path = Path("/etc/passwd"), me: int | None = None) -> list[str]:
+    """The login accounts of this machine besides the one running (a loopback desk
+    answers them too)."""
+    import os
+
+    try:
+        lines = passwd.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    if me is None:
+        me = os.getuid() if hasattr(os, "getuid") else -1
+    found = []
+    for line in lines:
+        parts = line.split(":")
+        if len(parts) < 7 or not parts[2].isdigit():
+            continue
+        uid, shell = int(parts[2]), parts[6]
+        if uid != me and 1000 <= uid < 60000 and not shell.endswith(("nologin", "false")):
+            found.append(parts[0])
+    return found
+
+
 def desk_token(given: str | None, file: str | None) -> str | None:
     """The desk's token: from --token-file, EVIDENCE_UI_TOKEN or --token (which every
     account of the machine can read in the process list: said once)."""
@@ -315,6 +337,13 @@ def ui(run: Run) -> int:
         raise EvidenceError(
             f"evidence ui on {args.host} needs --token (or EVIDENCE_UI_TOKEN): anyone who "
             "reaches that address could change the catalog"
+        )
+    if token is None and (others := other_accounts()):
+        print(
+            f"evidence: other accounts of this machine ({', '.join(others[:3])}) can reach a "
+            "desk on loopback and change the catalog: give it a token (--token-file FILE or "
+            "EVIDENCE_UI_TOKEN)",
+            file=sys.stderr,
         )
     if not 0 <= args.port <= 65535:
         raise EvidenceError(f"--port {args.port}: give a port from 0 to 65535")
