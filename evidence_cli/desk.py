@@ -29,6 +29,7 @@ from typing import Any
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -112,21 +113,16 @@ def desk_app(cfg: DeskConfig) -> Starlette:
 
     def read_index(find: Find) -> Response:
         now = clock.now()
-        try:
-            with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
-                # the queue on a second cursor beside the records: DuckDB reads both at once
-                cursor = con.cursor()
-                try:
-                    set_now(cursor, now)
-                    queued = reader.submit(pages.queue, cursor, now, scope)
-                    catalog = pages.catalog_pages(con, now)
-                    queue = queued.result()
-                finally:
-                    cursor.close()
-        except WarehouseBusy:
-            return busy()
-        except WarehouseError as e:
-            return unusable(e)
+        with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
+            # the queue on a second cursor beside the records: DuckDB reads both at once
+            cursor = con.cursor()
+            try:
+                set_now(cursor, now)
+                queued = reader.submit(pages.queue, cursor, now, scope)
+                catalog = pages.catalog_pages(con, now)
+                queue = queued.result()
+            finally:
+                cursor.close()
         counts = Counter(r.grade for r in catalog.records)
         return render(
             "desk.html",
@@ -141,27 +137,20 @@ def desk_app(cfg: DeskConfig) -> Starlette:
 
     def read_record(record_id: str) -> Response:
         now = clock.now()
-        try:
-            with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
-                try:
-                    page = pages.record_page(con, record_id)
-                except EvidenceError as e:
-                    return render(
-                        "desk_done.html", status=404, heading="No such record", error=str(e)
-                    )
-                # the pages that moved, and those held for review: what Accept decides on
-                moved = {c.source_id for c in page.card.checks if c.outcome == "changed"}
-                moved |= {s.source_id for s in page.card.sources if s.needs_review}
-                page_diff = marked(
-                    "\n".join(
-                        diff_report(con, record_id, source, None, None, colour=False)
-                        for source in sorted(moved)
-                    )
+        with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
+            try:
+                page = pages.record_page(con, record_id)
+            except (UnknownRecord, UnknownSource) as e:
+                return render("desk_done.html", status=404, heading="No such record", error=str(e))
+            # the pages that moved, and those held for review: what Accept decides on
+            moved = {c.source_id for c in page.card.checks if c.outcome == "changed"}
+            moved |= {s.source_id for s in page.card.sources if s.needs_review}
+            page_diff = marked(
+                "\n".join(
+                    diff_report(con, record_id, source, None, None, colour=False)
+                    for source in sorted(moved)
                 )
-        except WarehouseBusy:
-            return busy()
-        except WarehouseError as e:
-            return unusable(e)
+            )
         held = [(s.source_id, s.needs_review) for s in page.card.sources if s.needs_review]
         return render("record.html", page_diff=page_diff, held=held, **record_context(page, now))
 
@@ -426,13 +415,8 @@ def desk_app(cfg: DeskConfig) -> Starlette:
 
         record_id, source_id = query.get("record_id", ""), query.get("source_id", "")
         now = clock.now()
-        try:
-            with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
-                snapshots = queries.snapshot_history(con, record_id, source_id or None)
-        except WarehouseBusy:
-            return busy()
-        except WarehouseError as e:
-            return unusable(e)
+        with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
+            snapshots = queries.snapshot_history(con, record_id, source_id or None)
         shots = snapshots.get(source_id, [])
         if not shots:
             return render(
@@ -538,7 +522,16 @@ def desk_app(cfg: DeskConfig) -> Starlette:
     async def accept(request: Request) -> Response:
         return await act(request, "Not accepted", do_accept)
 
-    app = Starlette(
+    # the database as it stands, said once for every route: busy while a refresh writes,
+    # or what to run when it cannot be read
+    async def on_busy(request: Request, exc: Exception) -> Response:
+        return busy()
+
+    async def on_unusable(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, WarehouseError)
+        return unusable(exc)
+
+    return Starlette(
         routes=[
             Route("/", index),
             Route("/records/{record_id}", record),
@@ -551,9 +544,10 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             Route("/add", add, methods=["GET", "POST"]),
             Route("/check/{key}", check_progress),
             Route("/done/{key}", done),
-        ]
+        ],
+        middleware=[Middleware(Guard, hosts=hosts, token=cfg.token)],
+        exception_handlers={WarehouseBusy: on_busy, WarehouseError: on_unusable},
     )
-    return Guard(app, hosts, cfg.token)  # type: ignore[return-value]
 
 
 def serve_desk(cfg: DeskConfig, open_browser: bool = False) -> int:

@@ -19,12 +19,11 @@ import re
 import socket
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from evidence_base.errors import EvidenceError
 from flows.catalog import is_loopback
@@ -153,14 +152,15 @@ def _port(request: Request) -> int:
 
 class Guard:
     """Every request: the served Host only (DNS rebinding), and the token where one is
-    set (`?token=` once sets its cookie, or `Authorization: Bearer`)."""
+    set (`?token=` once sets its cookie, or `Authorization: Bearer`). The desk's
+    middleware, outside everything else."""
 
-    def __init__(self, app: Starlette, hosts: set[str], token: str | None) -> None:
+    def __init__(self, app: ASGIApp, hosts: set[str], token: str | None) -> None:
         self.app = app
         self.hosts = hosts
         self.token = token
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -311,3 +311,16 @@ def test_other_login_accounts_are_named_for_a_loopback_desk(tmp_path: Path) -> N
     )
     assert other_accounts(passwd, me=1001) == ["dana"]
     assert other_accounts(tmp_path / "none", me=0) == []
+
+
+def test_the_database_as_it_stands_is_said_once_for_every_route(kept: Kept) -> None:
+    missing = client(kept)
+    kept.db.rename(kept.db.with_suffix(".moved"))
+    try:
+        for path in ("/", "/records/r", "/compare?record_id=r&source_id=own"):
+            answer = missing.get(path)
+            assert answer.status_code == 503, path
+            assert "The database cannot be read" in answer.text, path
+    finally:
+        kept.db.with_suffix(".moved").rename(kept.db)
+    assert client(kept).get("/").status_code == 200
