@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import secrets
 import socket
+import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -171,7 +172,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         if refused is not None:
             return refused
         try:
-            said = await run_in_threadpool(action, form)
+            said = await run_in_threadpool(one_at_a_time, action, form)
         except WarehouseBusy:
             return busy()
         except EvidenceError as e:
@@ -187,6 +188,13 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         return RedirectResponse(f"/done/{key}", status_code=303, headers=HEADERS)
 
     results: OrderedDict[str, dict[str, Any]] = OrderedDict()  # what each action did
+    writing = threading.Lock()  # actions write record files: one at a time, two tabs or not
+
+    def one_at_a_time(
+        action: Callable[[dict[str, str]], dict[str, Any]], form: dict[str, str]
+    ) -> dict[str, Any]:
+        with writing:
+            return action(form)
 
     async def done(request: Request) -> Response:
         said = results.get(request.path_params["key"])
@@ -210,6 +218,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             form.get("source_id") or None,
             scope=scope,
             quote=form.get("quote"),
+            expect_words=None if "quote" in form else form.get("words"),
         )
         taken = "your words" if "quote" in form else f"the wording of {done.source_id}"
         return {

@@ -5,6 +5,8 @@ mid-line."""
 
 from __future__ import annotations
 
+import re
+
 from evidence_cli.diff import diff_report
 from evidence_cli.plan import render_plan
 from flows.commands.propose import Proposal
@@ -12,7 +14,6 @@ from warehouse.db import Connection
 
 MAX_BODY = 65_536  # characters GitHub takes in a pull request's body
 RESERVE = 2_000  # kept for the closing lines whatever the diffs take
-_FENCE = "````"
 
 
 def title(p: Proposal) -> str:
@@ -53,7 +54,8 @@ def body(
         if links:
             block.append("The record's page: " + " · ".join(links))
         words = diff_report(con, record_id, source_id, None, None, colour=False)
-        block += ["", _FENCE + "text", *words.replace(_FENCE, "```").splitlines(), _FENCE, ""]
+        fence = _fence(words)
+        block += ["", fence + "text", *words.splitlines(), fence, ""]
         if not out.fits(block, RESERVE):
             break
         out.add(block)
@@ -81,6 +83,13 @@ def body(
     if p.skipped:
         out.add(["", f"{p.skipped} item(s) declined in an earlier pull request are left out."])
     return out.text()
+
+
+def _fence(text: str) -> str:
+    """A code fence longer than any run of backticks in the text: a page's words never
+    close it (and never reach the pull request as Markdown)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(4, longest + 1)
 
 
 def _flat(text: str) -> str:

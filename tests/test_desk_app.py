@@ -324,3 +324,15 @@ def test_the_database_as_it_stands_is_said_once_for_every_route(kept: Kept) -> N
     finally:
         kept.db.with_suffix(".moved").rename(kept.db)
     assert client(kept).get("/").status_code == 200
+
+
+def test_confirm_writes_only_the_words_that_were_shown(kept: Kept) -> None:
+    desk = client(kept)
+    decide = desk.get("/update", params={"record_id": "r", "claim_id": "prize"})
+    before = kept.file.read_text()
+    form = {"record_id": "r", "claim_id": "prize", "source_id": "own"}
+    shown = {**form, "csrf": token(decide.text), "words": "Teams get $3,000 in GPU credits"}
+    moved = desk.post("/update", data=shown)  # the page moved between the look and Confirm
+    assert moved.status_code == 409 and "changed since they were shown" in moved.text
+    assert kept.file.read_text() == before
+    assert 'name="words" value="' in decide.text

@@ -27,3 +27,12 @@ def test_a_reserve_keeps_room_for_the_closing_lines() -> None:
     out.add(["x" * 700])
     assert not out.fits(["y" * 200], reserve=200)
     assert out.fits(["y" * 200])
+
+
+def test_a_pages_backticks_never_close_the_fence() -> None:
+    from evidence_cli.proposal import _fence
+
+    assert _fence("plain words") == "````"
+    text = "a page with ````` five and ``` three"
+    fence = _fence(text)
+    assert len(fence) == 6 and fence not in text

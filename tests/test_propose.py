@@ -206,3 +206,18 @@ def test_refusals_are_one_line(
     if setup == "dirty":
         assert "(config/records/r.yaml)" in err
     assert "moved to" not in err
+
+
+def test_a_closed_pull_request_declines_only_what_it_held(
+    kept: Kept, forge: Forge, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert propose(kept, capsys, "--open")[0] == 0
+    forge.pulls[0]["state"] = "closed"  # closed unmerged, at the commit it held
+    forge.pulls[0]["head"]["sha"] = git(kept.root, "rev-parse", BRANCH)
+    kept.refresh({"own": page("2,000", "closed")}, T0 + timedelta(days=2))
+    code, out, err = propose(kept, capsys, "--push")  # a new proposal, no pull request yet
+    assert code == 0, err
+    code, out, err = propose(kept, capsys, "--open")
+    assert code == 0, err
+    assert "closed unmerged" not in out  # what no one was shown is not declined
+    assert len(forge.posted("POST")) == 2 and "$2,000" in forge.pulls[1]["body"]

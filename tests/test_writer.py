@@ -260,3 +260,49 @@ def test_a_claim_checked_on_one_page_only(tmp_path: Path, claims: str, written: 
     keep = "blog" if "sources: [own, blog]" in claims else "own"
     file.set_claim_sources("prize", [keep])
     assert file.new_text() == head + written
+
+
+@pytest.mark.parametrize(
+    ("source", "written"),
+    [
+        (
+            "  - url: 'https://a.example.com/x'\n    role: primary\n",
+            "  - url: 'https://a.example.com/new'\n    role: primary\n    id: {id}\n",
+        ),
+        (
+            "  - {url: 'https://a.example.com/x', role: primary}\n",
+            "  - {id: {id}, url: 'https://a.example.com/new', role: primary}\n",
+        ),
+        (
+            "  - {id: own, url: 'https://a.example.com/x', role: primary}\n",
+            "  - {id: own, url: 'https://a.example.com/new', role: primary}\n",
+        ),
+    ],
+)
+def test_a_source_given_a_new_url_stays_the_same_source(
+    tmp_path: Path, source: str, written: str
+) -> None:
+    from flows.catalog import RecordFile, source_slug
+
+    path = tmp_path / "r.yaml"
+    path.write_text("id: r\ntitle: R\nsources:\n" + source)
+    sid = "own" if "id: own" in source else source_slug("https://a.example.com/x")
+    file = RecordFile(path, "r")
+    file.set_source_url(sid, "https://a.example.com/new")
+    assert file.new_text() == "id: r\ntitle: R\nsources:\n" + written.replace("{id}", sid)
+
+
+def test_an_entry_ending_in_a_block_scalar_ends_on_its_own_line(tmp_path: Path) -> None:
+    from flows.catalog import RecordFile
+
+    path = tmp_path / "r.yaml"
+    path.write_text(
+        "id: r\ntitle: R\nsources:\n"
+        "  - id: gone\n    url: 'https://a.example/'\n    role: primary\n    notes: |\n"
+        "      a note\n      of two lines\n"
+        "  - id: own\n    url: 'https://b.example/'\n    role: primary\n"
+    )
+    file = RecordFile(path, "r")
+    assert file.source_lines("gone") == (4, 9, 5, True)  # not line 10, the next entry's
+    file.remove_source("gone")
+    assert "gone" not in file.new_text() and "- id: own" in file.new_text()

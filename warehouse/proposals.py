@@ -72,17 +72,18 @@ def note_pull_request(
 
 def decline(con: duckdb.DuckDBPyConnection, branch: str, head: str, now: datetime) -> int:
     """The proposal that left the branch at `head` was closed without merging: its items
-    are not proposed again (until their page's words move); how many."""
+    are not proposed again (until their page's words move); how many were declined now."""
+    (n,) = con.execute(
+        "SELECT count(*) FROM store.proposal_items"
+        " WHERE branch = ? AND head_commit = ? AND declined_at IS NULL",
+        [branch, head],
+    ).fetchone() or (0,)
     con.execute(
         "UPDATE store.proposal_items SET declined_at = ?"
         " WHERE branch = ? AND head_commit = ? AND declined_at IS NULL",
         [now, branch, head],
     )
-    (n,) = con.execute(
-        "SELECT count(*) FROM store.proposal_items WHERE branch = ? AND head_commit = ?",
-        [branch, head],
-    ).fetchone() or (0,)
-    return int(n)
+    return int(n)  # (those declined now: a second look at the same closing says none)
 
 
 def items_of(con: duckdb.DuckDBPyConnection, branch: str, head: str) -> set[Proposed]:

@@ -273,7 +273,12 @@ def propose(run: Run) -> int:
     with session(db, read_only=True) as con:
         text = body(done, con, site.url, site.desk_url)
     if args.body:
-        Path(args.body).write_text(text, encoding="utf-8")
+        try:
+            Path(args.body).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise EvidenceError(
+                f"--body {args.body}: cannot write it ({e.strerror or e})"
+            ) from None
     publish(done, db, title(done), text, args.push, args.open)
     said = "moved to" if done.moved else "already at"
     print(f"{done.branch} {said} {done.head[:10]}: {len(done.commits)} commit(s) on {done.base}")

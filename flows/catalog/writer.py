@@ -131,7 +131,7 @@ class RecordFile:
         else:
             keys = [k for k, _ in claim.value]
             column = keys[-1].start_mark.column
-            at = _line_end(self.text, _last_index(claim))
+            at = _line_end(self.text, _content_end(self.text, _last_index(claim)))
             line = " " * column + f"sources: {listed}\n"
             if at == len(self.text) and not self.text.endswith("\n"):
                 line = "\n" + line.rstrip("\n")
@@ -169,15 +169,33 @@ class RecordFile:
         return [i for i in (_source_id(n) for n in items if isinstance(n, MappingNode)) if i]
 
     def set_source_url(self, source_id: str, url: str) -> None:
-        """Give the source another url, written in its own style."""
-        node = _get(self.source_node(source_id), "url")
+        """Give the source another url, written in its own style. A source named by its
+        url's slug (no `id:`) is given its id first, so that it stays the same source."""
+        item = self.source_node(source_id)
+        node = _get(item, "url")
         if not isinstance(node, ScalarNode):
             raise EvidenceError(f"{self.path}: source {source_id!r} has no url to replace")
-        new = render(url, node.style, self._in_flow(node))
-        self.edits.append(Edit(node.start_mark.index, node.end_mark.index, new))
+        flow = self._in_flow(node)
+        new = render(url, node.style, flow)
+        if _get(item, "id") is None:  # `id: <its slug>` before its url, in its own form
+            named = f"id: {render(source_id, None, flow)}"
+            key = _key(item, "url")
+            if item.flow_style or flow:
+                new = f"{named}, url: {new}"
+                self.edits.append(Edit(key.start_mark.index, node.end_mark.index, new))
+            else:  # a line of its own after the entry's last, lined up with its keys
+                self.edits.append(Edit(node.start_mark.index, node.end_mark.index, new))
+                at = _line_end(self.text, _content_end(self.text, _last_index(item)))
+                line = " " * key.start_mark.column + f"{named}\n"
+                if at == len(self.text) and not self.text.endswith("\n"):
+                    line = "\n" + line.rstrip("\n")
+                self.edits.append(Edit(at, at, line))
+        else:
+            self.edits.append(Edit(node.start_mark.index, node.end_mark.index, new))
         for source in self.expected.get("sources") or []:
             if isinstance(source, dict) and _data_source_id(source) == source_id:
                 source["url"] = url
+                source.setdefault("id", source_id)
 
     def remove_source(self, source_id: str) -> None:
         """Take the source's entry out of the record: its own lines, when it has them."""
@@ -210,7 +228,7 @@ class RecordFile:
             if isinstance(item, MappingNode) and _source_id(item) == source_id:
                 url = _get(item, "url")
                 first = item.start_mark.line + 1
-                last = self.text.count("\n", 0, _last_index(item)) + 1
+                last = self.text.count("\n", 0, _content_end(self.text, _last_index(item))) + 1
                 own = not sources.flow_style
                 return first, max(first, last), (url or item).start_mark.line + 1, own
         return None
@@ -413,6 +431,10 @@ def _record_node(root: Node | None, record_id: str, path: Path) -> MappingNode:
     raise UnknownRecord(record_id, where=str(path))
 
 
+def _key(node: MappingNode, key: str) -> Node:
+    return next(k for k, _ in node.value if isinstance(k, ScalarNode) and k.value == key)
+
+
 def _get(node: Node | None, key: str) -> Node | None:
     if isinstance(node, MappingNode):
         for k, v in node.value:
@@ -454,6 +476,14 @@ def _source_id(node: MappingNode) -> str | None:
 def _data_source_id(source: dict) -> str | None:
     given = source.get("id")
     return str(given) if given else source_slug(str(source.get("url") or ""))
+
+
+def _content_end(text: str, index: int) -> int:
+    """Where a node's text ends, a block scalar's closing line breaks left out (its end
+    mark is the start of the next line)."""
+    while index > 0 and text[index - 1] == "\n":
+        index -= 1
+    return index
 
 
 def _line_start(text: str, line: int) -> int:

@@ -48,6 +48,7 @@ from warehouse.proposals import Proposed
 DEFAULT_BRANCH = "evidence/updates"
 NAME, EMAIL = "evidence-pipeline", "evidence-pipeline@users.noreply.github.com"
 MAX_SUBJECT = 72  # a commit subject, as git's tools show it whole
+GIT_TIMEOUT_S = 120
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,18 +94,25 @@ class Git:
             "GIT_AUTHOR_EMAIL": EMAIL,
             "GIT_COMMITTER_NAME": NAME,
             "GIT_COMMITTER_EMAIL": EMAIL,
-            "GIT_TERMINAL_PROMPT": "0",
+            "GIT_TERMINAL_PROMPT": "0",  # never a prompt: a credential is given or it fails
+            "GIT_SSH_COMMAND": os.environ.get("GIT_SSH_COMMAND", "ssh -o BatchMode=yes"),
         }
         try:
             done = subprocess.run(
                 ["git", "-C", str(cwd or self.root), *args],
                 capture_output=True,
-                timeout=120,
+                stdin=subprocess.DEVNULL,
+                timeout=GIT_TIMEOUT_S,
                 check=False,
                 env=env,
             )
         except FileNotFoundError:
             raise EvidenceError("evidence propose needs git, and no `git` is on PATH") from None
+        except subprocess.TimeoutExpired:
+            raise EvidenceError(
+                f"git {args[0]} did not answer within {GIT_TIMEOUT_S} s (a remote that waits "
+                "for a password?)"
+            ) from None
         if check and done.returncode != 0:
             said = " ".join(done.stderr.decode("utf-8", "replace").split())[:300]
             raise EvidenceError(f"git {args[0]} failed: {said or done.returncode}")
@@ -164,7 +172,7 @@ def propose(
             if forge and last is not None:
                 with GitHub(repository_from(_origin(git))) as hub:
                     pulls = hub.pulls_of(branch)
-                if pulls and pulls[0].state == "closed" and not pulls[0].merged:
+                if pulls and _declined(pulls[0], last):
                     out.declined = proposals.decline(con, branch, last.head_commit, now)
             declined = proposals.declined(con)
             carried = proposals.items_of(con, branch, last.head_commit) if last else set()
@@ -241,7 +249,10 @@ def _settled(
     words = page_words(check)
     if not words:
         return None
-    file = str(Path(record.file).resolve().relative_to(root))
+    try:
+        file = str(Path(record.file).resolve().relative_to(root))
+    except ValueError:  # a record file linked from outside the repository: not its to edit
+        return None
     return Item(
         Proposed(record.id, claim.id, check.source_id, words), item.what, claim, check, file
     )
@@ -261,6 +272,11 @@ def _build(git: Git, out: Proposal, folder: Path, db: Path) -> None:
     with _worktree(git, out.base_commit) as tree:
         editors: dict[str, RecordFile] = {}
         for file, records in by_file.items():
+            if not (tree / file).is_file():
+                raise EvidenceError(
+                    f"{file} is not in the commit proposed against (not committed, or ignored "
+                    "by git): commit it first"
+                )
             editors |= {e.record_id: e for e in RecordFile.several(tree / file, records)}
         for record_id, items in by_record.items():
             for item in items:
@@ -284,8 +300,19 @@ def _build(git: Git, out: Proposal, folder: Path, db: Path) -> None:
     if existing is not None and _same(git, existing, head, out.base_commit):
         out.head, out.moved = existing, False
         return
-    git.run("update-ref", f"refs/heads/{out.branch}", head)
+    # moved only from where it was seen: a branch moved meanwhile is not overwritten
+    git.run("update-ref", f"refs/heads/{out.branch}", head, existing or "")
     out.head, out.moved = head, True
+
+
+def _declined(pull: PullRequest, last: proposals.LastProposal) -> bool:
+    """The newest pull request of the branch was closed unmerged while it held the last
+    proposal (its head that proposal's commit): a person said no to those items."""
+    if pull.state != "closed" or pull.merged:
+        return False
+    if pull.head_sha:
+        return pull.head_sha == last.head_commit
+    return pull.number == last.pull_request
 
 
 def _unchanged(
@@ -342,10 +369,13 @@ def _never_over_a_person(
             continue
         if last is not None and tip == last.head_commit:
             continue
-        authors = git.run("log", "--format=%H %ae", f"{base}..{tip}")
+        # its author and its committer: a person who amends or rebases a commit of ours
+        # is its committer
+        authors = git.run("log", "--format=%H %ae %ce", f"{base}..{tip}")
         for line in authors.splitlines():
-            sha, _, email = line.partition(" ")
-            if email != EMAIL:
+            sha, author, committer = [*line.split(" "), "", ""][:3]
+            email = author if author != EMAIL else committer
+            if author != EMAIL or committer != EMAIL:
                 raise EvidenceError(
                     f"{branch} holds a commit not made by evidence propose ({sha[:10]} by "
                     f"{email}): merge or delete the branch first; a person's commit is never "

@@ -67,11 +67,13 @@ def update_claim(
     dry_run: bool = False,
     scope: str = "",
     quote: str | None = None,
+    expect_words: str | None = None,
 ) -> Update:
     """Write the wording of the claim's page into its quote (and status), or the keeper's
     own words (`quote`: a quote written by hand, where no page has a passage near it), or
     raise an EvidenceError naming why not, the file untouched; the commands it names
-    carry `scope` (` --config DIR --db PATH`)."""
+    carry `scope` (` --config DIR --db PATH`). `expect_words`: the words a person was
+    shown, refused when the page's are others by now."""
     record = next((r for r in catalog.records if r.id == record_id), None)
     if record is None:
         known = (r.id for r in catalog.records)
@@ -110,6 +112,11 @@ def update_claim(
                 scope,
             )
             words = page_words(check)
+            if expect_words is not None and words != " ".join(expect_words.split()):
+                raise EvidenceError(
+                    f"the page's words for {claim_id} changed since they were shown "
+                    "(a refresh came between): look at them again"
+                )
         before_text = path.read_text(encoding="utf-8")
         file = RecordFile(path, record_id, before_text)
         new_status = take_words(file, claim, words, check)

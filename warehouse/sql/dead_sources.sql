@@ -1,10 +1,7 @@
 -- Sources found dead (source_health.dead_since) with no `dead:` message raised since:
 -- each death is said once.
 SELECT h.record_id, h.source_id, h.url, h.dead_since,
-       coalesce((SELECT min(f.started_at) FROM store.fetches f      -- its streak's first failure
-                 WHERE f.record_id = h.record_id AND f.source_id = h.source_id
-                   AND f.via = 'live' AND f.started_at > coalesce(h.last_ok_at, '-infinity'::TIMESTAMPTZ)),
-                h.dead_since) AS failing_since,
+       coalesce(h.failing_since, h.dead_since) AS failing_since,  -- its streak's first failure
        h.last_outcome, h.last_http_status, h.consecutive_failures, r.config_file
 FROM store.source_health_base h
 LEFT JOIN store.records r USING (record_id)
