@@ -221,3 +221,36 @@ def test_a_closed_pull_request_declines_only_what_it_held(
     assert code == 0, err
     assert "closed unmerged" not in out  # what no one was shown is not declined
     assert len(forge.posted("POST")) == 2 and "$2,000" in forge.pulls[1]["body"]
+
+
+def test_a_record_its_file_cannot_take_goes_to_the_checklist(
+    tmp_path: Path,
+    forge: Forge,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # two claims share one quote through a YAML anchor: writing one writes both, which the
+    # writer refuses; that file's records are left to a person, the other file's proposed
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    monkeypatch.setenv("EVIDENCE_NOW", (T0 + timedelta(days=1)).isoformat())
+    first, second = RECORDS.split("- id: s\n")
+    anchored = first.replace(
+        '      quote: "$4,000 in GPU credits for the best runs"   # the headline\n',
+        '      quote: &q "$4,000 in GPU credits for the best runs"\n'
+        "    - id: again\n      quote: *q\n",
+    )
+    k = Kept(tmp_path / "catalog", anchored)
+    (k.config / "records" / "s.yaml").write_text("- id: s\n" + second)
+    k.refresh({"own": page("4,000", "open")})
+    k.refresh({"own": page("2,500", "closed")}, T0 + timedelta(days=1))
+    (k.root / ".gitignore").write_text("w.duckdb*\n")
+    git(k.root, "init", "-q", "-b", "main")
+    git(k.root, "add", ".")
+    git(k.root, "commit", "-q", "-m", "catalog")
+    code, _, err = propose(k, capsys, "--body", str(tmp_path / "body.md"))
+    assert code == 0, err
+    assert git(k.root, "log", "--format=%s", f"main..{BRANCH}").splitlines() == [
+        "s: call open -> closed on own"
+    ]
+    body = (tmp_path / "body.md").read_text()
+    assert "### What no page settles" in body and "`r` prize (changed)" in body

@@ -60,6 +60,7 @@ class Item:
     claim: ClaimConfig
     check: CurrentCheck
     file: str  # the record's file, relative to the repository's root
+    queued: QueueItem  # the review item it settles (back to the checklist if it cannot)
 
 
 @dataclass
@@ -253,9 +254,8 @@ def _settled(
         file = str(Path(record.file).resolve().relative_to(root))
     except ValueError:  # a record file linked from outside the repository: not its to edit
         return None
-    return Item(
-        Proposed(record.id, claim.id, check.source_id, words), item.what, claim, check, file
-    )
+    proposed = Proposed(record.id, claim.id, check.source_id, words)
+    return Item(proposed, item.what, claim, check, file, item)
 
 
 def _build(git: Git, out: Proposal, folder: Path, db: Path) -> None:
@@ -278,11 +278,23 @@ def _build(git: Git, out: Proposal, folder: Path, db: Path) -> None:
                     "by git): commit it first"
                 )
             editors |= {e.record_id: e for e in RecordFile.several(tree / file, records)}
-        for record_id, items in by_record.items():
-            for item in items:
-                take_words(editors[record_id], item.claim, item.proposed.words, item.check)
         for file, records in by_file.items():
-            write_atomically(tree / file, written_together([editors[r] for r in records]))
+            for record_id in list(records):
+                try:
+                    for item in by_record[record_id]:
+                        take_words(editors[record_id], item.claim, item.proposed.words, item.check)
+                except EvidenceError:  # its file cannot take it: left to a person
+                    _set_aside(out, by_record.pop(record_id))
+                    records.remove(record_id)
+                    editors[record_id].edits.clear()
+            try:
+                write_atomically(tree / file, written_together([editors[r] for r in records]))
+            except EvidenceError:
+                for record_id in records:
+                    _set_aside(out, by_record.pop(record_id))
+                records.clear()
+        if not by_record:
+            return
         out.plan = replace(run_plan(tree / folder, db, out.base_commit), base=out.base)
         moves = {r.record_id: (r.grade_before, r.grade_after) for r in out.plan.records}
         git.run("checkout", "-q", "--", ".", cwd=tree)
@@ -303,6 +315,14 @@ def _build(git: Git, out: Proposal, folder: Path, db: Path) -> None:
     # moved only from where it was seen: a branch moved meanwhile is not overwritten
     git.run("update-ref", f"refs/heads/{out.branch}", head, existing or "")
     out.head, out.moved = head, True
+
+
+def _set_aside(out: Proposal, items: list[Item]) -> None:
+    """Items a record file could not take (written by hand in a way the writer keeps
+    whole): not proposed, in the checklist with what settles them."""
+    for item in items:
+        out.items.remove(item)
+        out.unsettled.append(item.queued)
 
 
 def _declined(pull: PullRequest, last: proposals.LastProposal) -> bool:
