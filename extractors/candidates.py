@@ -206,6 +206,4 @@ def _slug(words: str) -> str:
 
 
 def _slug_number(n: QuotedNumber) -> str:
-    words = n.subject or n.unit or n.kind.value
-    slug = re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-")
-    return slug or n.kind.value
+    return _slug(n.subject or n.unit or n.kind.value) or n.kind.value

@@ -42,6 +42,9 @@ _FOLD = str.maketrans(
         **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad", ""),
     }
 )
+# The ASCII characters fold() changes beyond case and space (a thousands comma included):
+# text without them folds by lower() and split() alone.
+ASCII_FOLDED = frozenset({","} | {chr(c) for c in _FOLD if c < 128 and not chr(c).isspace()})
 # A comma (or narrow no-break space) between a digit and exactly three digits.
 _THOUSANDS = re.compile(r"(?<=\d)[,\u202f](?=\d{3}(?!\d))")
 _NUMBER = r"\d+(?:\.\d+)?"

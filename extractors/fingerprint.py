@@ -33,7 +33,7 @@ from itertools import accumulate
 
 import zstandard
 
-from extractors.claims import fold
+from extractors.claims import ASCII_FOLDED, fold
 
 try:  # trafilatura drops text nodes whose lines start with these words
     from trafilatura.utils import RE_FILTER as _WORD_FILTER
@@ -181,13 +181,10 @@ def kept_mask(page: Scan, main_text: str) -> list[bool] | None:
     return mask
 
 
-_FOLDS_ASCII = frozenset(",|`")  # the ASCII characters fold() changes beyond case and space
-
-
 def _folded(text: str) -> str:
     """fold(text), the common case (ASCII with nothing but case and spaces to fold)
     without its expressions."""
-    if text.isascii() and not _FOLDS_ASCII.intersection(text):
+    if text.isascii() and not ASCII_FOLDED.intersection(text):
         return " ".join(text.split()).lower()
     return fold(text)
 

@@ -17,10 +17,9 @@ from importlib import resources
 import yaml
 
 from extractors.rule_files import check_rule_file
-from extractors.status_lexicon import _trie
+from extractors.status_lexicon import SEP, _trie
 from extractors.values import Status
 
-SEP = r"(?:\s*-\s*|\s+)"
 _WORD_TAIL = r"[\w'’]*"
 
 

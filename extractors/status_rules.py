@@ -258,7 +258,7 @@ def _provided(c: Clause, tense: str, head: str) -> Status | None:
     now ("the scheme lends each student a laptop", "Nimbus offers a free tier")."""
     form = _form(head)
     present = (tense == "bare" and form == "s") or (tense == "present" and form == "ing")
-    if not present or c.negated or c.question or c.conditional:
+    if not present or c.negated:  # (questions and conditions never reach here: `read`)
         return None
     subject = [w for w in c.subject if w.text not in clauses.DETERMINERS]
     if not subject:

@@ -93,9 +93,9 @@ def read_statuses(text: str, model: StatusModel | None = None) -> StatusReading:
                 if added is not None:
                     mentions.append((c.span[0], added))
     # what the rules read in a sentence holding no cue stands as they read it
-    at = {m.sentence: s for s, m in ((c.span[0], m) for c in found for m in c.rules)}
+    seen = {text[a:b] for a, b in read}
     for m in rules.mentions:
-        if m.sentence not in at and not any(text[a:b] == m.sentence for a, b in read):
+        if m.sentence not in seen:
             mentions.append((text.find(m.sentence), m))
     ordered = [m for _, m in sorted(mentions, key=lambda x: x[0])]
     return StatusReading(tuple(_after_banner(ordered)), partly)
