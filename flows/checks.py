@@ -50,8 +50,11 @@ def check_claims(
         texts = pages.page_texts(con, chunk)
         for digest in chunk:
             text = texts.get(digest, "")
-            page = normalize_text(text)
-            rows.extend(_check_row(p, check_on_page(p, page), now, text) for p in by_page[digest])
+            if by_page[digest]:  # (a page only for its table rows is read as it is)
+                page = normalize_text(text)
+                rows.extend(
+                    _check_row(p, check_on_page(p, page), now, text) for p in by_page[digest]
+                )
             rows.extend(_check_row(p, check, now, text) for p, check in in_tables[digest])
     store.write_checks(con, rows)
     return len(rows)

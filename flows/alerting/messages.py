@@ -82,8 +82,10 @@ def evidence_messages(
     changed_sources: dict[str, set[str]] = defaultdict(set)
     heads: dict[str, list[str]] = defaultdict(list)  # "cap $5,000 -> $4,000", a claim each
     # a value said with the unit its page gives it ("$29 per month", a table's cell)
-    valued = {(m.record_id, m.claim_id, m.source_id): m for m in value_moves(before, after)}
-    for (record, claim, source), check, old in _new_changes(before, after):
+    moves = value_moves(before, after)
+    news = _new_changes(before, after)
+    valued = {(m.record_id, m.claim_id, m.source_id): m for m in moves}
+    for (record, claim, source), check, old in news:
         quote = quotes.get((record, claim), "")
         figures = "; ".join(f"{a} -> {b}" for a, b in changed_figures(old, check, quote, now))
         value = valued.get((record, claim, source))
@@ -102,8 +104,8 @@ def evidence_messages(
             line += f'\n  After: "{says}"'
         changes[record].append(line)
         changed_sources[record].add(source)
-    told = {key for key, _, _ in _new_changes(before, after)}
-    for move in value_moves(before, after):
+    told = {key for key, _, _ in news}
+    for move in moves:
         key = (move.record_id, move.claim_id, move.source_id)
         if move.record_id not in before.records:
             continue

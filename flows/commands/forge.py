@@ -48,14 +48,14 @@ def repository_from(origin_url: str | None) -> str:
 class GitHub:
     """The pull-request calls `evidence propose --open` makes."""
 
-    def __init__(self, repository: str, token: str | None = None, api: str | None = None):
-        token = token or environment.get("GITHUB_TOKEN")
+    def __init__(self, repository: str) -> None:
+        token = environment.get("GITHUB_TOKEN")
         if not token:
             raise EvidenceError("--open needs GITHUB_TOKEN: a token that may open pull requests")
         self.repository = repository
         self.owner = repository.split("/")[0]
         self.client = httpx.Client(
-            base_url=(api or environment.get("GITHUB_API_URL") or DEFAULT_API).rstrip("/"),
+            base_url=(environment.get("GITHUB_API_URL") or DEFAULT_API).rstrip("/"),
             headers={
                 "Authorization": f"Bearer {token}",
                 "Accept": "application/vnd.github+json",

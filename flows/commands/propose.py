@@ -29,7 +29,6 @@ from flows.catalog import (
     RecordFile,
     edited,
     file_digest,
-    load_catalog,
     write_atomically,
     written_together,
 )
@@ -137,10 +136,15 @@ def git_root(config_dir: Path) -> Path:
 
 
 def propose(
-    config_dir: Path, db: Path, branch: str = DEFAULT_BRANCH, scope: str = "", forge: bool = False
+    catalog: Catalog,
+    db: Path,
+    branch: str = DEFAULT_BRANCH,
+    scope: str = "",
+    forge: bool = False,
 ) -> Proposal:
     """Build the proposal's branch (or leave it as it is); with `forge`, ask the forge
     first whether the last proposal was closed without merging."""
+    config_dir = catalog.config_dir
     root = git_root(config_dir)
     git = Git(root)
     if branch.startswith("-") or git.run("check-ref-format", "--branch", branch, check=False) == "":
@@ -162,7 +166,6 @@ def propose(
     base_commit = git.run("rev-parse", "HEAD")
     if not db.is_file():
         raise EvidenceError(f"no database at {db}: run `evidence refresh` first")
-    catalog = load_catalog(config_dir)
     now = clock.now()
     upgrade_file(db)
     out = Proposal(branch, base, base_commit, root)

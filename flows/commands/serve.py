@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from flows.catalog import load_settings
+from flows.catalog import Settings, load_settings
 from flows.runtime import clock, configure_prefect, progress
 from flows.runtime.processes import (
     die_with_parent,
@@ -41,32 +41,28 @@ def serve(config_dir: Path, db: Path, cron: str, verbose: bool) -> int:
     logging.getLogger("asyncio").addFilter(_not_cancelled)
     from flows.preflight import Selection, check_serving
 
-    due = load_settings(config_dir).schedule.mode == "due"  # fetch what is due, or all
+    settings = load_settings(config_dir)
+    due = settings.schedule.mode == "due"  # fetch what is due, or all
     check_serving(config_dir, db, Selection(due=due))
     parameters = {
         "config_dir": str(config_dir.resolve()),
         "db_path": str(db.resolve()),
         "due": due,
     }
-    settings = load_settings(config_dir)
-    next_run = settings.schedule.next_run(clock.now())
+    said = (
+        f"cron {cron!r}; next run at {settings.schedule.next_run(clock.now()):%Y-%m-%d %H:%M} UTC"
+    )
     try:
         if os.environ.get("PREFECT_API_URL"):
-            progress(
-                f"serving on {os.environ['PREFECT_API_URL']}; cron {cron!r}; next run at "
-                f"{next_run:%Y-%m-%d %H:%M} UTC"
-            )
-            _serve_flow(config_dir, cron, parameters)
+            progress(f"serving on {os.environ['PREFECT_API_URL']}; {said}")
+            _serve_flow(config_dir, settings, cron, parameters)
         else:
             log = db.resolve().parent / "prefect-server.log"
             progress(f"starting a local Prefect server (log: {log})")
             with local_server(log) as api_url:
                 os.environ["PREFECT_API_URL"] = api_url
-                progress(
-                    f"Prefect server at {api_url.removesuffix('/api')}; cron {cron!r}; next run "
-                    f"at {next_run:%Y-%m-%d %H:%M} UTC"
-                )
-                _serve_flow(config_dir, cron, parameters)
+                progress(f"Prefect server at {api_url.removesuffix('/api')}; {said}")
+                _serve_flow(config_dir, settings, cron, parameters)
     except KeyboardInterrupt:
         pass  # (Prefect's serve returns on one itself, or lets it through)
     progress("stopped")  # serving ends only when it is stopped
@@ -190,14 +186,13 @@ def remove_stale(parameters: dict) -> int:
     return asyncio.run(remove())
 
 
-def _serve_flow(config_dir: Path, cron: str, parameters: dict) -> None:
-    from flows.catalog import load_settings
+def _serve_flow(config_dir: Path, settings: Settings, cron: str, parameters: dict) -> None:
     from flows.refresh import configured_flow
 
     removed = remove_stale(parameters)
     if removed:
         progress(f"removed {removed} run(s) left scheduled by an earlier start")
-    configured_flow(load_settings(config_dir), config_dir).serve(
+    configured_flow(settings, config_dir).serve(
         name=deployment_name(parameters),
         cron=cron,
         parameters=parameters,

@@ -69,8 +69,9 @@ FROM (
 WHERE v.value_id = m.value_id;
 
 -- What the grade rules (grade_rules.sql) read, pointed at the store: every current check
--- with when its source died, the claims, the records, their grades.
-CREATE OR REPLACE TEMP VIEW grading_checks AS
+-- with when its source died (a table: the rules read it three times, the join over every
+-- fetch is made once), the claims, the records, their grades.
+CREATE OR REPLACE TEMP TABLE grading_checks AS
 SELECT k.record_id, k.claim_id, k.source_id, k.role, k.outcome, k.checked_at, k.via, k.run_id,
        k.found_values, h.dead_since
 FROM store.current_checks k
