@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from evidence_base import environment
-from evidence_base.errors import EvidenceError, UnknownRecord, WarehouseError, WarehouseMissing
+from evidence_base.errors import EvidenceError, WarehouseError, WarehouseMissing
 from evidence_base.words import Render, Role
 from evidence_cli.registry import Run, arg, command, formats, settings_leniently
 from flows.catalog import config_dir_from, resolve_db
@@ -102,10 +102,7 @@ def suggest(run: Run) -> int:
         return 0
     from flows.commands.suggest import add_to_record
 
-    catalog = run.catalog
-    record = next((r for r in catalog.records if r.id == args.record), None)
-    if record is None:
-        raise UnknownRecord(args.record, (r.id for r in catalog.records), str(run.config_dir))
+    record = run.catalog.record(args.record)
     role = Role(args.role or Role.THIRD_PARTY)
     print(add_to_record(record, run.config_dir, url, settings.fetch, role, args.render), end="")
     return 0
@@ -257,7 +254,7 @@ def propose(run: Run) -> int:
 
     args = run.args
     db = run.readable_db
-    done = build(run.catalog.config_dir, db, args.branch, run.scope, forge=args.open)
+    done = build(run.catalog, db, args.branch, run.scope, forge=args.open)
     if done.declined:
         print(
             f"the last pull request was closed unmerged: its {done.declined} item(s) are "

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
+from evidence_base.errors import UnknownRecord, UnknownSource
 from evidence_base.meta import DEFAULT_USER_AGENT
 from evidence_base.words import Render, Role
 from extractors.conditions import Amount, Condition, Expect
@@ -447,3 +448,19 @@ class Catalog:
     settings: Settings
     records: tuple[Record, ...]
     config_dir: Path
+
+    def record(self, record_id: str) -> Record:
+        """The record of that id; UnknownRecord, said the one way, when there is none."""
+        found = next((r for r in self.records if r.id == record_id), None)
+        if found is None:
+            raise UnknownRecord(record_id, (r.id for r in self.records), str(self.config_dir))
+        return found
+
+    def source(self, record_id: str, source_id: str) -> SourceConfig:
+        """A source of a record; UnknownRecord or UnknownSource when there is none."""
+        sources = self.record(record_id).config.sources
+        found = next((s for s in sources if s.source_id == source_id), None)
+        if found is None:
+            known = [s.source_id for s in sources]
+            raise UnknownSource(source_id, known, owner=record_id)
+        return found

@@ -62,13 +62,9 @@ class RecordFile:
         self.path = path
         self.record_id = record_id
         self.text = path.read_text(encoding="utf-8") if text is None else text
-        try:
-            root = YAML().compose(self.text)
-        except YAMLError as e:
-            raise EvidenceError(f"{path}: unparseable YAML ({e}); fix it first") from None
+        root, self.data = _parsed(path, self.text)
         self.record = _record_node(root, record_id, path)
         self.edits: list[Edit] = []
-        self.data = _data(self.text, path)
         self.expected = _record_data(self.data, record_id)
 
     @classmethod
@@ -77,11 +73,7 @@ class RecordFile:
         are all on the same text (`edited` applies any of them), and the data they expect
         is one, so that the file written with all of them is checked once, whole."""
         text = path.read_text(encoding="utf-8")
-        try:
-            root = YAML().compose(text)
-        except YAMLError as e:
-            raise EvidenceError(f"{path}: unparseable YAML ({e}); fix it first") from None
-        data = _data(text, path)
+        root, data = _parsed(path, text)
         editors = []
         for record_id in record_ids:
             editor = cls.__new__(cls)
@@ -274,13 +266,7 @@ class RecordFile:
 
     def new_text(self) -> str:
         """The file with every edit made; checked to read as the data with the changes."""
-        text = edited(self.text, self.edits)
-        if _data(text, self.path) != self.data:
-            raise EvidenceError(
-                f"{self.path}: could not write the change without altering the rest of the "
-                "file; make it by hand"
-            )
-        return text
+        return written_together([self])
 
     def _in_flow(self, node: Node) -> bool:
         return _inside_flow(self.record, node)
@@ -411,6 +397,15 @@ def file_digest(path: Path) -> str:
         return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
     except OSError:
         return ""  # gone: differs from any digest of its bytes
+
+
+def _parsed(path: Path, text: str) -> tuple[Node | None, Any]:
+    """The file's nodes (where each starts and ends, how it is quoted) and its data."""
+    try:
+        root = YAML().compose(text)
+    except YAMLError as e:
+        raise EvidenceError(f"{path}: unparseable YAML ({e}); fix it first") from None
+    return root, _data(text, path)
 
 
 def _data(text: str, path: Path) -> Any:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evidence_base.errors import EvidenceError, UnknownRecord, UnknownSource
+from flows.commands.update import regraded
 from flows.preflight import upgrade_file
 from flows.runtime import clock
 from warehouse import keeping, queries, store
@@ -24,10 +25,7 @@ class Accepted:
 
     @property
     def regraded(self) -> str:
-        def said(graded: tuple[str, str] | None) -> str:
-            return ", ".join(graded) if graded else "not graded"
-
-        return f"{said(self.before)} -> {said(self.after)}"
+        return regraded(self.before, self.after)
 
 
 def accept_held(db: Path, record_id: str, source_id: str) -> Accepted:

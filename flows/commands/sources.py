@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from evidence_base.errors import EvidenceError, UnknownRecord, UnknownSource
+from evidence_base.errors import EvidenceError
 from flows.catalog import (
     Catalog,
     RecordFile,
@@ -32,9 +32,7 @@ def edit_source(
     catalog: Catalog, record_id: str, source_id: str, url: str | None, scope: str = ""
 ) -> SourceEdit:
     """Replace the source's url (`url` given) or remove its entry (`url` None)."""
-    record = next((r for r in catalog.records if r.id == record_id), None)
-    if record is None:
-        raise UnknownRecord(record_id, (r.id for r in catalog.records), str(catalog.config_dir))
+    record = catalog.record(record_id)
     path = Path(record.file)
     before = path.read_text(encoding="utf-8")
     file = RecordFile(path, record_id, before)
@@ -73,13 +71,8 @@ def scope_claim(
 ) -> SourceEdit:
     """Check the claim on one of its record's sources only (`sources: [SOURCE]`): what
     settles primaries that disagree, or a page that never carried the claim."""
-    record = next((r for r in catalog.records if r.id == record_id), None)
-    if record is None:
-        raise UnknownRecord(record_id, (r.id for r in catalog.records), str(catalog.config_dir))
-    known = [s.source_id for s in record.config.sources]
-    if source_id not in known:
-        raise UnknownSource(source_id, known, owner=record_id)
-    path = Path(record.file)
+    catalog.source(record_id, source_id)
+    path = Path(catalog.record(record_id).file)
     before = path.read_text(encoding="utf-8")
     file = RecordFile(path, record_id, before)
     file.set_claim_sources(claim_id, [source_id])

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from evidence_base.errors import EvidenceError, UnknownClaim, UnknownRecord, WarehouseMissing
+from evidence_base.errors import EvidenceError, UnknownClaim, WarehouseMissing
 from evidence_base.words import Role
 from extractors.statuses import extract_statuses
 from extractors.values import CheckOutcome
@@ -50,12 +50,16 @@ class Update:
 
     @property
     def regraded(self) -> str:
-        """How the record's grade moved: `contradicted, fresh -> documented, fresh`."""
+        return regraded(self.before, self.after)
 
-        def said(graded: tuple[str, str] | None) -> str:
-            return ", ".join(graded) if graded else "not graded"
 
-        return f"{said(self.before)} -> {said(self.after)}"
+def regraded(before: tuple[str, str] | None, after: tuple[str, str] | None) -> str:
+    """How a record's grade moved: `contradicted, fresh -> documented, fresh`."""
+
+    def said(graded: tuple[str, str] | None) -> str:
+        return ", ".join(graded) if graded else "not graded"
+
+    return f"{said(before)} -> {said(after)}"
 
 
 def update_claim(
@@ -74,10 +78,7 @@ def update_claim(
     raise an EvidenceError naming why not, the file untouched; the commands it names
     carry `scope` (` --config DIR --db PATH`). `expect_words`: the words a person was
     shown, refused when the page's are others by now."""
-    record = next((r for r in catalog.records if r.id == record_id), None)
-    if record is None:
-        known = (r.id for r in catalog.records)
-        raise UnknownRecord(record_id, known, str(catalog.config_dir))
+    record = catalog.record(record_id)
     claim = next((c for c in record.config.claims if c.id == claim_id), None)
     if claim is None:
         raise UnknownClaim(claim_id, (c.id for c in record.config.claims), owner=record_id)
