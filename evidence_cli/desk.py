@@ -22,7 +22,7 @@ import secrets
 import socket
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
@@ -55,7 +55,7 @@ from evidence_cli.desk_parts import CheckRun, Find, diff_run, marked
 from evidence_cli.diff import diff_report
 from evidence_cli.site import record_context, templates
 from extractors.values import Grade
-from flows.catalog import load_catalog
+from flows.catalog import Catalog, ClaimConfig, Record, load_catalog, load_settings
 from flows.commands import pages
 from flows.runtime import clock, command_scope
 from warehouse import queries
@@ -98,7 +98,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         return response
 
     def busy() -> HTMLResponse:
-        response = render("desk.html", status=503, busy=True, queue=[], records=[], grades=[])
+        response = render("desk.html", status=503, busy=True)
         response.headers["Refresh"] = "2"
         response.headers["Retry-After"] = "2"
         return response
@@ -162,15 +162,35 @@ def desk_app(cfg: DeskConfig) -> Starlette:
     async def record(request: Request) -> Response:
         return await run_in_threadpool(read_record, request.path_params["record_id"])
 
+    async def guarded(request: Request) -> dict[str, str] | Response:
+        """A POST's form, when it is our own page's (else the refusal)."""
+        form = await read_form(request)
+        return forged(request, form.get("csrf"), page_token, hosts) or form
+
+    both = ["GET", "POST"]
+
+    def page(
+        read: Callable[[dict[str, str]], Response],
+        do: Callable[[dict[str, str]], dict[str, Any]],
+        not_done: str,
+    ) -> Callable[[Request], Awaitable[Response]]:
+        """A route whose GET shows what an action will do and whose POST does it."""
+
+        async def route(request: Request) -> Response:
+            if request.method == "GET":
+                return await run_in_threadpool(read, dict(request.query_params))
+            return await act(request, not_done, do)
+
+        return route
+
     async def act(
         request: Request, not_done: str, action: Callable[[dict[str, str]], dict[str, Any]]
     ) -> Response:
         """A keeper's action: refused unless the request is the page's own; run on a worker
         thread; what it did, or why not (`not_done`), on the page that follows."""
-        form = await read_form(request)
-        refused = forged(request, form.get("csrf"), page_token, hosts)
-        if refused is not None:
-            return refused
+        form = await guarded(request)
+        if isinstance(form, Response):
+            return form
         try:
             said = await run_in_threadpool(one_at_a_time, action, form)
         except WarehouseBusy:
@@ -229,12 +249,9 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             "record_id": done.record_id,
         }
 
-    def read_decision(query: dict[str, str]) -> Response:
-        """What Update would write, with the evidence in view, then Confirm; or why it
-        cannot, and a quote to write by hand."""
-        from flows.commands.update import update_claim
-
-        record_id, claim_id = query.get("record_id", ""), query.get("claim_id", "")
+    def claim_of(record_id: str, claim_id: str) -> tuple[Catalog, Record, ClaimConfig] | Response:
+        """The catalog, the record and its claim a page is about; or the page saying why
+        not (a catalog with a mistake, no such claim)."""
         try:
             catalog = load_catalog(cfg.config_dir)
         except EvidenceError as e:
@@ -250,6 +267,18 @@ def desk_app(cfg: DeskConfig) -> Starlette:
                 heading="No such claim",
                 error=f"no claim {claim_id!r} of record {record_id!r} in {cfg.config_dir}",
             )
+        return catalog, record, claim
+
+    def read_decision(query: dict[str, str]) -> Response:
+        """What Update would write, with the evidence in view, then Confirm; or why it
+        cannot, and a quote to write by hand."""
+        from flows.commands.update import update_claim
+
+        record_id, claim_id = query.get("record_id", ""), query.get("claim_id", "")
+        found = claim_of(record_id, claim_id)
+        if isinstance(found, Response):
+            return found
+        catalog, _, claim = found
         try:
             preview = update_claim(
                 catalog,
@@ -282,7 +311,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         try:
             with session(cfg.db, read_only=True, now=now, wait_s=READ_WAIT_S) as con:
                 page = pages.record_page(con, record_id)
-            settings = load_catalog(cfg.config_dir).settings
+            settings = load_settings(cfg.config_dir)
         except WarehouseBusy:
             return busy()
         except EvidenceError as e:
@@ -320,21 +349,10 @@ def desk_app(cfg: DeskConfig) -> Starlette:
     def read_scope(query: dict[str, str]) -> Response:
         """Primaries that disagree (or a page that never carried a claim): keep one."""
         record_id, claim_id = query.get("record_id", ""), query.get("claim_id", "")
-        try:
-            catalog = load_catalog(cfg.config_dir)
-        except EvidenceError as e:
-            return render("desk_done.html", status=409, heading="The catalog", error=str(e))
-        record = next((r for r in catalog.records if r.id == record_id), None)
-        claim = next(
-            (c for c in (record.config.claims if record else []) if c.id == claim_id), None
-        )
-        if record is None or claim is None:
-            return render(
-                "desk_done.html",
-                status=404,
-                heading="No such claim",
-                error=f"no claim {claim_id!r} of record {record_id!r} in {cfg.config_dir}",
-            )
+        found = claim_of(record_id, claim_id)
+        if isinstance(found, Response):
+            return found
+        _, record, claim = found
         return render(
             "desk_scope.html",
             record_id=record_id,
@@ -357,16 +375,6 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             "record_id": record_id,
         }
 
-    async def scope_(request: Request) -> Response:
-        if request.method == "GET":
-            return await run_in_threadpool(read_scope, dict(request.query_params))
-        return await act(request, "Not changed", do_scope)
-
-    async def source(request: Request) -> Response:
-        if request.method == "GET":
-            return await run_in_threadpool(read_source, dict(request.query_params))
-        return await act(request, "Not changed", do_source)
-
     runs: OrderedDict[str, CheckRun] = OrderedDict()  # Check now, by key
 
     def start_check(form: dict[str, str]) -> str:
@@ -375,13 +383,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         from warehouse.lock import ensure_no_refresh
 
         record_id, source_id = form.get("record_id", ""), form.get("source_id", "")
-        catalog = load_catalog(cfg.config_dir)
-        record = next((r for r in catalog.records if r.id == record_id), None)
-        if record is None:
-            raise UnknownRecord(record_id, (r.id for r in catalog.records), "the catalog")
-        known = [s.source_id for s in record.config.sources]
-        if source_id not in known:
-            raise UnknownSource(source_id, known, owner=record_id)
+        load_catalog(cfg.config_dir).source(record_id, source_id)  # or one line why not
         ensure_no_refresh(cfg.db)
         run = CheckRun.start(record_id, source_id, cfg)
         key = secrets.token_urlsafe(12)
@@ -391,10 +393,9 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         return key
 
     async def check(request: Request) -> Response:
-        form = await read_form(request)
-        refused = forged(request, form.get("csrf"), page_token, hosts)
-        if refused is not None:
-            return refused
+        form = await guarded(request)
+        if isinstance(form, Response):
+            return form
         try:
             key = await run_in_threadpool(start_check, form)
         except EvidenceError as e:
@@ -484,9 +485,7 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             raise EvidenceError(str(e)) from None
         fetch = catalog.settings.fetch
         if record_id:
-            record = next((r for r in catalog.records if r.id == record_id), None)
-            if record is None:
-                raise UnknownRecord(record_id, (r.id for r in catalog.records), "the catalog")
+            record = catalog.record(record_id)
             claims = add_to_record(record, cfg.config_dir, url, fetch, Role.THIRD_PARTY)
             return {
                 "heading": f"Added a source to {record_id}",
@@ -502,18 +501,8 @@ def desk_app(cfg: DeskConfig) -> Starlette:
             "record_id": "",
         }
 
-    async def add(request: Request) -> Response:
-        if request.method == "GET":
-            return await run_in_threadpool(read_add, dict(request.query_params))
-        return await act(request, "Not added", do_add)
-
     async def compare(request: Request) -> Response:
         return await run_in_threadpool(read_compare, dict(request.query_params))
-
-    async def update(request: Request) -> Response:
-        if request.method == "GET":
-            return await run_in_threadpool(read_decision, dict(request.query_params))
-        return await act(request, "Not updated", do_update)
 
     def do_accept(form: dict[str, str]) -> dict[str, Any]:
         from flows.commands.accept import accept_held
@@ -544,13 +533,15 @@ def desk_app(cfg: DeskConfig) -> Starlette:
         routes=[
             Route("/", index),
             Route("/records/{record_id}", record),
-            Route("/update", update, methods=["GET", "POST"]),
+            Route(
+                "/update", page(read_decision, do_update, "Not updated"), methods=["GET", "POST"]
+            ),
             Route("/accept", accept, methods=["POST"]),
-            Route("/source", source, methods=["GET", "POST"]),
-            Route("/scope", scope_, methods=["GET", "POST"]),
+            Route("/source", page(read_source, do_source, "Not changed"), methods=both),
+            Route("/scope", page(read_scope, do_scope, "Not changed"), methods=both),
             Route("/check", check, methods=["POST"]),
             Route("/compare", compare),
-            Route("/add", add, methods=["GET", "POST"]),
+            Route("/add", page(read_add, do_add, "Not added"), methods=both),
             Route("/check/{key}", check_progress),
             Route("/done/{key}", done),
         ],
