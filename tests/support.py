@@ -221,3 +221,16 @@ def prefect_api(api: str) -> httpx.Client:
         headers={"Prefect-Csrf-Token": token["token"], "Prefect-Csrf-Client": client},
         timeout=30,
     )
+
+
+def git(repo: Path, *args: str) -> str:
+    """git in `repo` as a person named Dana (a real process); its stdout."""
+    import subprocess
+
+    return subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=Dana", "-c", "user.email=dana@example.org",
+         *args],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()  # fmt: skip

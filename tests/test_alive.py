@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from servers import Page, WebServer
-from support import refresh_at, write_config
+from support import git, refresh_at, write_config
 
 from evidence_cli.main import main
 from flows.refresh import refresh_flow
@@ -271,14 +271,6 @@ def test_a_held_page_is_in_the_summary_and_a_date_range_is_a_value(
     assert values == [("July 15 to August 2, 2026", False), ("July 15 to August 9, 2026", True)]
 
 
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
-        check=True,
-        capture_output=True,
-    )
-
-
 def _said(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     code = main(argv)
     out, err = capsys.readouterr()
@@ -295,9 +287,9 @@ def test_a_source_that_fails_dies_and_revives_is_told_alike_everywhere(
 ) -> None:
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
     config, db = _catalog(tmp_path, web, CREDITS)
-    _git(tmp_path, "init", "-q", "-b", "main")
-    _git(tmp_path, "add", "config")
-    _git(tmp_path, "commit", "-q", "-m", "catalog")
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "add", "config")
+    git(tmp_path, "commit", "-q", "-m", "catalog")
     scope = ["--config", str(config), "--db", str(db)]
     web.routes["/programme"] = Page(_page("A page that no longer quotes the figure at all."))
     web.routes["/launch"] = Page(OLD)
@@ -334,7 +326,7 @@ def test_a_source_that_fails_dies_and_revives_is_told_alike_everywhere(
     record.write_text(text.replace(line, ""))
     plan = _said(["plan", *scope], capsys)
     assert "1 record(s) edited" in plan and "documented -> " not in plan, plan
-    _git(tmp_path, "checkout", "--", "config")
+    git(tmp_path, "checkout", "--", "config")
 
     # one dead message, dated by the first failure, with the exact lines to edit
     dead = _rows(db, "SELECT title, body FROM notifications WHERE kind = 'dead'")

@@ -4,24 +4,16 @@ stored snapshots. Real git repositories under tmp_path (git runs as a subprocess
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 from store_support import Warehouse
+from support import git
 from test_check import CATALOG, QUOTES, catalog, fill
 
 from evidence_cli.main import main
 
 pytestmark = pytest.mark.slow  # git runs as a subprocess
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
-        check=True,
-        capture_output=True,
-    )
 
 
 @pytest.fixture

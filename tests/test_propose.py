@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from forge_support import Forge
 from keeping_support import T0, Kept
+from support import git
 
 from evidence_cli.main import main
 
@@ -42,17 +43,6 @@ def page(prize: str, status: str) -> str:
         f"Teams get ${prize} in GPU credits for the best runs. "
         f"Applications for the 2027 call are {status} to every lab."
     )
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(repo), "-c", "user.name=Dana", "-c", "user.email=dana@example.org",
-         *args],
-        check=True,
-        capture_output=True,
-        text=True,
-    )  # fmt: skip
-    return done.stdout.strip()
 
 
 @pytest.fixture
