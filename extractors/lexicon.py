@@ -177,6 +177,8 @@ RATE_ACRONYMS = {
     "rps": ("requests", "second"),
     "rpm": ("requests", "minute"),
     "rph": ("requests", "hour"),
+    "tph": ("tokens", "hour"),
+    "qph": ("queries", "hour"),
     "rpd": ("requests", "day"),
     "qps": ("queries", "second"),
     "qpm": ("queries", "minute"),

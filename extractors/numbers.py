@@ -9,15 +9,18 @@ This module reads a page a sentence at a time and keeps what runs across sentenc
 table's header, a run of dates); the grammar is in extractors/figures/: its rules
 (grammar.py), one sentence read by them (scan.py), the values and names they share
 (words.py), dates, changes told "from ... to ..." (ranges.py), a match made a figure
-(build.py), bare numbers given a unit by the figures beside them (bare.py), and tables
-(tables.py).
+(build.py), bare numbers given a unit by the figures beside them (bare.py), tables
+(tables.py; cell_lines.py for those of one cell a line), and every number left that is
+no closed class (open.py).
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime
 
+from extractors.figures.cell_lines import cell_tables
 from extractors.figures.grammar import may_hold_figure
+from extractors.figures.open import open_figures
 from extractors.figures.scan import numbers_in
 from extractors.figures.tables import (
     ColumnUnit,
@@ -57,6 +60,7 @@ __all__ = [
 
 MAX_FIGURES = 5000  # per page: a page of a million numbers is not a page of figures
 MAX_STAT_LINE = 40  # characters: a label and its numbers with no mark between, no sentence
+OPEN_UNITS = True  # every number a figure unless a closed class (extractors/figures/open.py)
 MAX_SENTENCE = 2000  # characters; a longer "sentence" (a wall of text) is read in pieces
 
 
@@ -76,7 +80,7 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
     heading: str | None = None  # what a flattened table's header line counts
     flat: FlatTable | None = None  # a table flattened to lines of words and numbers
     glued: GluedTable | None = None  # a table whose every cell ran into the next
-    lines = list(stat_cards(split_sentences(text)))
+    lines = list(stat_cards(cell_tables(split_sentences(text))))
     for k, sentence in enumerate(lines):
         figured = may_hold_figure(sentence)
         if flat is None and k and figured:  # the line before may head a flattened table
@@ -125,6 +129,8 @@ def extract_numbers(text: str, now: datetime, page_date: date | None = None) -> 
                 if glued is not None:
                     rowed = in_glued_row(piece, numbers, glued)
                     glued, numbers = (None, numbers) if rowed is None else (glued, rowed)
+            if OPEN_UNITS:
+                numbers = open_figures(piece, numbers)
             found.extend(numbers)
             if len(found) >= MAX_FIGURES:
                 return found[:MAX_FIGURES]

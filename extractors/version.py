@@ -3,4 +3,4 @@ extractors/page.py, so that a refresh whose pages are all unchanged never import
 extractors themselves."""
 
 # Bump when any extractor changes what it reads; `evidence reextract` re-runs older pages.
-EXTRACTOR_VERSION = "16"
+EXTRACTOR_VERSION = "17"

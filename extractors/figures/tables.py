@@ -59,6 +59,7 @@ _COUNTED_IN_HEADER = re.compile(
     re.I,
 )
 _HOW_MANY = frozenset({"qty", "quantity", "count", "no", "#", "number"})
+_ROW_NUMBERS = frozenset({"#", "no", "rank", "s/n", "sr", "sl"})  # heading a first column
 _RATE_IN_HEADER = re.compile(rf"\b(?P<rate>{'|'.join(RATE_ACRONYMS)})\b", re.I)
 _RULE = re.compile(r"[\s|:-]+")  # "|---|---|": the line under a header
 # "a monthly API call quota", "the request limit"; a column headed by the quota alone
@@ -184,6 +185,15 @@ def header_units(line: str, quota: str | None = None) -> list[ColumnUnit | None]
     # a column's header names a price or a currency: money (a label beside a number, or a
     # row's first cell, does not make it so: "Price: 20", "| Price | 0 | 20 |")
     units = [money_column(line[a:b].strip()) or label_unit(line[a:b].strip()) for a, b in spans]
+    if line[spans[0][0] : spans[0][1]].strip().lower().rstrip(".") in _ROW_NUMBERS:
+        units[0] = None  # "| # | Provider |": the rows' own numbers, a list's, no count
+    counts = [u.unit for u in units[1:] if u is not None and u.kind is NumberKind.COUNT]
+    counted = set(counts)
+    if len(counted) == 1 and len(counts) >= 2 and None not in counted:
+        # "| Plan | Requests/min | Requests/day | Burst |": a column that names no unit in
+        # a table whose every count counts one thing counts it too
+        same = ColumnUnit(NumberKind.COUNT, counted.pop())
+        units = [units[0], *(u or same for u in units[1:])]
     if quota is not None:
         units = [
             unit or (ColumnUnit(NumberKind.COUNT, quota) if _BARE_QUOTA.fullmatch(cell) else None)
