@@ -19,13 +19,19 @@ MAX_CELL = 80  # characters: a cell is a short piece of text, not a paragraph
 BLOCKS = frozenset({"div", "li", "p", "section", "article", "a", "dl"})
 _NOT_CELLS = frozenset({"table", "ul", "ol", "p", "div", "section", "article", "h1", "h2"})
 # A cheap look before the page is parsed for it: inline cells, three or more in a row.
-_MAY_HOLD = re.compile(
-    r"(?:<(?:span|div|dd|dt)\b[^<>]{0,200}>[^<>]{0,80}</(?:span|div|dd|dt)>\s*){3}"
-)
+_LEAF = r"<(?:span|div|dd|dt)\b[^<>]{0,200}>[^<>]{0,80}</(?:span|div|dd|dt)>"
+_MAY_HOLD = re.compile(rf"(?:{_LEAF}\s*){{3}}")
+# The same run found from its first cell's end, a literal the search skips to: the
+# pattern above tried at every tag costs more than the rest of the look.
+_AFTER_FIRST = re.compile(rf"</(?:span|div|dd|dt)>\s*{_LEAF}\s*{_LEAF}")
+_FIRST_CELL = 300  # characters: the most a first cell's tag and text take
 
 
 def may_hold_grid(html: str) -> bool:
-    return _MAY_HOLD.search(html) is not None
+    for m in _AFTER_FIRST.finditer(html):
+        if _MAY_HOLD.search(html, max(0, m.start() - _FIRST_CELL), m.end()):
+            return True
+    return False
 
 
 def tabulate(tree: etree._Element) -> int:
@@ -36,14 +42,16 @@ def tabulate(tree: etree._Element) -> int:
             continue
         children = [c for c in parent if isinstance(c.tag, str)]
         run: list[etree._Element] = []
+        width = 0  # the first row's cells
         for child in [*children, None]:
-            if child is not None and run and _same_row(run[0], child):
+            cells = _cells(child) if child is not None and child.tag in BLOCKS else None
+            if run and cells is not None and _same_kind(run[0], child, width, len(cells)):
                 run.append(child)
                 continue
             if len(run) >= 2:
                 _as_table(parent, run)
                 found += 1
-            run = [child] if child is not None and _cells(child) else []
+            run, width = ([child], len(cells)) if cells else ([], 0)
     return found
 
 
@@ -65,15 +73,9 @@ def _cells(row: etree._Element) -> list[etree._Element] | None:
     return cells
 
 
-def _same_row(first: etree._Element, other: etree._Element) -> bool:
-    a, b = _cells(first), _cells(other)
-    return (
-        a is not None
-        and b is not None
-        and len(a) == len(b)
-        and first.tag == other.tag
-        and first.get("class") == other.get("class")
-    )
+def _same_kind(first: etree._Element, other: etree._Element, width: int, cells: int) -> bool:
+    """Rows of one table: as many cells, the same tag and class."""
+    return width == cells and first.tag == other.tag and first.get("class") == other.get("class")
 
 
 def _as_table(parent: etree._Element, rows: list[etree._Element]) -> None:
