@@ -10,7 +10,10 @@ pages on every core; (b) a full first refresh; (c) a second refresh with nothing
 changed (conditional requests); (d) a refresh with 10% of the pages changed;
 (e) `evidence status` and a grading recompute. Refreshes and status are whole
 `evidence` processes (Prefect's start-up included); peak RSS is that of the
-whole process tree, sampled. The last line is machine-readable.
+whole process tree, sampled. For the full refresh it prints where the time went, step
+by step (from the refresh's own `time:` and `reading` lines), and the peak memory of
+each step (the samples between the lines that end the steps). The last line is
+machine-readable.
 
 --volatile serves the pages as most real sites do: no ETag or Last-Modified, and a
 fresh token in the head and in a footer of every response. One refresh a day (the
@@ -35,7 +38,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -54,6 +57,7 @@ class Measure:
     pages: int
     peak_rss_mb: float
     said: str = ""  # the run's stderr: its `reading` and `time:` lines name the steps
+    step_peak_mb: dict[str, float] = field(default_factory=dict)  # by step of a refresh
 
     @property
     def pages_per_s(self) -> float:
@@ -68,6 +72,7 @@ class TreeRss:
         self.pid = pid
         self.measure = measure or tree_rss_kb
         self.peak_kb = 0
+        self.samples: list[tuple[float, int]] = []  # (monotonic time, KB)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -81,7 +86,9 @@ class TreeRss:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self.peak_kb = max(self.peak_kb, self.measure(self.pid))
+            kb = self.measure(self.pid)
+            self.peak_kb = max(self.peak_kb, kb)
+            self.samples.append((time.monotonic(), kb))
             self._stop.wait(0.2)
 
 
@@ -112,13 +119,52 @@ def tree_rss_kb(root: int) -> int:
 
 def run(cmd: list[str], env: dict[str, str], pages: int, name: str) -> Measure:
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    lines: list[tuple[float, str]] = []  # each line of stderr with when it came
+    assert proc.stderr is not None
     with TreeRss(proc.pid) as sampler:
-        _, err = proc.communicate()
+        for line in proc.stderr:
+            lines.append((time.monotonic(), line))
+        proc.wait()
     seconds = time.monotonic() - t0
+    err = "".join(line for _, line in lines)
     if proc.returncode != 0:
         sys.exit(f"bench: {name} failed ({proc.returncode}):\n{err[-3000:]}")
-    return Measure(name, seconds, pages, sampler.peak_kb / 1024, err)
+    peaks = step_peaks(t0, lines, sampler.samples)
+    return Measure(name, seconds, pages, sampler.peak_kb / 1024, err, peaks)
+
+
+# The lines of a refresh that end its steps, in order: start-up ends when it says what
+# it refreshes, fetching (with reading and writing) at its last `fetched` line, grading
+# when it says what it graded; alerts and the report take the rest.
+_STEP_ENDS = (
+    ("start-up", re.compile(r"evidence: refreshing ")),
+    ("fetching, reading, writing", re.compile(r"evidence: fetched \d+/\d+ URLs")),
+    ("claim checks and grading", re.compile(r"claim check\(s\) made; graded")),
+)
+
+
+def step_peaks(
+    t0: float, lines: list[tuple[float, str]], samples: list[tuple[float, int]]
+) -> dict[str, float]:
+    """The peak memory (MB, the whole process tree) of each step of a refresh, the steps
+    told apart by the lines that end them."""
+    ends: dict[str, float] = {}
+    for name, pattern in _STEP_ENDS:
+        said = [at for at, line in lines if pattern.search(line)]
+        if said:
+            ends[name] = said[-1]  # fetching's last progress line ends it
+    if len(ends) != len(_STEP_ENDS):
+        return {}
+    peaks: dict[str, float] = {}
+    begin = t0
+    for name, end in [*ends.items(), ("alerts and the report", float("inf"))]:
+        inside = [kb for at, kb in samples if begin <= at < end]
+        peaks[name] = max(inside, default=0) / 1024
+        begin = end
+    return peaks
 
 
 _TIME = re.compile(
@@ -152,6 +198,10 @@ def print_steps(m: Measure) -> None:
     read = _READING.search(m.said)
     if read is not None:
         print(f"  reading, summed over the cores: {read['total']} s: {read['steps']}")
+    if m.step_peak_mb:
+        print(f"peak memory of {m.name} by step (the process tree, sampled):")
+        for name, mb in m.step_peak_mb.items():
+            print(f"  {name:34} {mb:8.0f} MB")
 
 
 def _init_worker() -> None:
@@ -264,9 +314,11 @@ def main() -> None:
         import duckdb
 
         con = duckdb.connect(str(db), read_only=True)
-        snapshots, distinct = con.execute(
+        counted = con.execute(
             "SELECT count(*), count(DISTINCT content_hash) FROM store.snapshots"
         ).fetchone()
+        assert counted is not None
+        snapshots, distinct = counted
         con.close()
         size_mb = db.stat().st_size / 2**20
     finally:
