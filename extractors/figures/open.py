@@ -38,7 +38,6 @@ _TIME_OF_DAY = re.compile(r"\s?(?:[ap]\.?m\.?|o'clock|h\d\d|utc|gmt)\b", re.I)
 _LIST_NUMBER = re.compile(r"\s*(?:[-*•·]\s*)?(?:\(?\d{1,3}[.)])(?:\s|$)")
 _WORD = re.compile(r"[\s\-]?(?P<word>[A-Za-z][A-Za-z'’-]*(?:/[A-Za-z]+)?)")
 _PER = re.compile(r"\s*(?:/\s*|\bper\s+|\ba\s+)(?P<per>[A-Za-z]+)\b", re.I)
-_TOKEN_END = re.compile(r"\S*")
 _BEFORE_WORD = re.compile(r"(?P<word>[A-Za-z][\w'’.-]*):?\s+$")
 # "**7-30 days** 1.": the next item's number, at the end of the line before it
 _NEXT_ITEM = re.compile(r"\d{1,2}\.?\s*$")
@@ -48,6 +47,7 @@ _SET_OFF = re.compile(r"\s*(?:,|–|—|-\s)")
 _PHONE_RUN = re.compile(r"[\d()+-]+(?:[ \u00a0][\d()+-]+)+")
 _MODEL_AFTER = re.compile(r"-[A-Za-z]*\d")  # "30B-A3B": a model's name
 _DIGIT = re.compile(r"\d")
+_SPACE = re.compile(r"\s")
 _IN_NUMBER = frozenset("0123456789.,")
 _ROW_NUMBER = re.compile(r"\s*\|?\s*\d{1,3}\s*\|")  # "| 1 | Firebase |": the row's number
 # Words before a number that make it a place in an order, an identifier or a code
@@ -112,7 +112,8 @@ def _closed(sentence: str, m: re.Match[str]) -> bool:
     if in_name(sentence, start):
         return True  # "A100", "Windows 11", "version 3"
     token_start = sentence.rfind(" ", 0, start) + 1
-    token = sentence[token_start:start] + _TOKEN_END.match(sentence, start).group()  # type: ignore[union-attr]
+    space = _SPACE.search(sentence, start)
+    token = sentence[token_start : space.start() if space is not None else len(sentence)]
     if "/" in token or "://" in token or "`" in token or "@" in token or "=" in token:
         return True  # a URL, a path, code
     if sentence.count("`", 0, start) % 2:
