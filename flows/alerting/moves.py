@@ -195,24 +195,44 @@ def record_moves(
     """Every record whose grade or freshness moved, or that was graded for the first time,
     with the checks of it that moved."""
     moves = []
+    by_record: dict[str, list[ClaimMove]] = {}  # grouped once: a refresh moves thousands
+    for c in claims:
+        by_record.setdefault(c.record_id, []).append(c)
+    checks_now, checks_was = _by_record(after.checks), _by_record(before.checks)
     for record, state in sorted(after.records.items()):
         was = before.records.get(record)
         if was == state:
             continue
-        mine = tuple(c for c in claims if c.record_id == record)
-        why = "" if mine else _why_moved(record, before, after, state)
+        mine = tuple(by_record.get(record, ()))
+        why = (
+            ""
+            if mine
+            else _why_moved(record, checks_now.get(record, {}), checks_was.get(record, {}), state)
+        )
         moves.append(RecordMove(record_id=record, was=was, now=state, claims=mine, why=why))
     return moves
 
 
+Checks = dict[tuple[str, str, str], CheckState]  # (record, claim, source) -> its check
+
+
+def _by_record(checks: Checks) -> dict[str, Checks]:
+    grouped: dict[str, Checks] = {}
+    for key, check in checks.items():
+        grouped.setdefault(key[0], {})[key] = check
+    return grouped
+
+
 def _why_moved(
-    record: str, before: EvidenceState, after: EvidenceState, state: tuple[Grade, Freshness]
+    record: str,
+    mine: Checks,
+    was: Checks,
+    state: tuple[Grade, Freshness],
 ) -> str:
-    """What moved a record when none of its claim checks did: a source that stopped or
-    started counting (it died, or came back), the catalog (claims or sources added or
-    taken away), or the clock (its window ran out)."""
-    mine = {k: c for k, c in after.checks.items() if k[0] == record}
-    was = {k: c for k, c in before.checks.items() if k[0] == record}
+    """What moved a record when none of its claim checks did (`mine`, `was`: its checks
+    after and before): a source that stopped or started counting (it died, or came
+    back), the catalog (claims or sources added or taken away), or the clock (its window
+    ran out)."""
     flipped: dict[tuple[str, bool], list[str]] = {}
     for (_, claim, source), check in sorted(mine.items()):
         old = was.get((record, claim, source))
