@@ -62,17 +62,23 @@ def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Kept:
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
     monkeypatch.setenv("EVIDENCE_NOW", (T0 + timedelta(days=1)).isoformat())
     k = Kept(tmp_path / "catalog", RECORDS)
+    moved_and_committed(k)
+    origin = tmp_path / "origin.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(origin)], check=True)
+    git(k.root, "remote", "add", "origin", str(origin))
+    git(k.root, "push", "-q", "origin", "main")
+    return k
+
+
+def moved_and_committed(k: Kept) -> None:
+    """Two refreshes a day apart (a figure and a status moved), the catalog then
+    committed on main."""
     k.refresh({"own": page("4,000", "open")})
     k.refresh({"own": page("2,500", "closed")}, T0 + timedelta(days=1))
     (k.root / ".gitignore").write_text("w.duckdb*\n")
     git(k.root, "init", "-q", "-b", "main")
     git(k.root, "add", ".")
     git(k.root, "commit", "-q", "-m", "catalog")
-    origin = tmp_path / "origin.git"
-    subprocess.run(["git", "init", "-q", "--bare", str(origin)], check=True)
-    git(k.root, "remote", "add", "origin", str(origin))
-    git(k.root, "push", "-q", "origin", "main")
-    return k
 
 
 def propose(k: Kept, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
@@ -231,12 +237,7 @@ def test_a_record_its_file_cannot_take_goes_to_the_checklist(
     )
     k = Kept(tmp_path / "catalog", anchored)
     (k.config / "records" / "s.yaml").write_text("- id: s\n" + second)
-    k.refresh({"own": page("4,000", "open")})
-    k.refresh({"own": page("2,500", "closed")}, T0 + timedelta(days=1))
-    (k.root / ".gitignore").write_text("w.duckdb*\n")
-    git(k.root, "init", "-q", "-b", "main")
-    git(k.root, "add", ".")
-    git(k.root, "commit", "-q", "-m", "catalog")
+    moved_and_committed(k)
     code, _, err = propose(k, capsys, "--body", str(tmp_path / "body.md"))
     assert code == 0, err
     assert git(k.root, "log", "--format=%s", f"main..{BRANCH}").splitlines() == [

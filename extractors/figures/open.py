@@ -116,8 +116,6 @@ def _closed(sentence: str, m: re.Match[str]) -> bool:
     token = sentence[token_start : space.start() if space is not None else len(sentence)]
     if "/" in token or "://" in token or "`" in token or "@" in token or "=" in token:
         return True  # a URL, a path, code
-    if sentence.count("`", 0, start) % 2:
-        return True  # inside code
     if not sentence[:start].strip() and _LIST_NUMBER.match(sentence):
         return True  # a list's or a section's number
     if sentence[start - 1 : start] == "[" or (
@@ -134,8 +132,8 @@ def _closed(sentence: str, m: re.Match[str]) -> bool:
         return True  # "4K", "1M" alone: the grammar's to read, or a resolution
     if _AGE_OR_PLACE.search(sentence, max(0, start - 40), start) and _SET_OFF.match(sentence, end):
         return True  # "Braun, 38, who", "corso Monforte, 15, Milan": an age, an address
-    if "§" in sentence[max(0, start - 24) : start] or _phone(sentence, start):
-        return True  # a law's paragraph; a phone number
+    if _coded(sentence, start):
+        return True  # a code, a law's paragraph, a phone number, code
     after = _WORD.match(sentence, end)
     if after is not None and after["word"][:1].isupper() and not after["word"].isupper():
         title = after["word"].lower() in STOP_WORDS or after["word"].lower() in NOT_NOUNS
@@ -146,8 +144,8 @@ def _closed(sentence: str, m: re.Match[str]) -> bool:
     before = _BEFORE_WORD.search(sentence, max(0, start - 40), start)
     if before is not None:
         word = before["word"].rstrip(".").lower()
-        if word in _CODE_WORDS or word in RANK_WORDS or word in VERSION_WORDS:
-            return True  # "Step 2", "error 1015", "Table 3"
+        if word in RANK_WORDS or word in VERSION_WORDS:
+            return True  # "Step 2", "Table 3"
         if before["word"][:1].isupper() and word not in STOP_WORDS:
             after = _WORD.match(sentence, end)
             if after is None or not _counted(after["word"]):
@@ -162,8 +160,9 @@ def _digits(n: QuotedNumber, span: tuple[int, int]) -> int:
 
 
 def _coded(sentence: str, start: int) -> bool:
-    """A count the grammar read that is a code, a place in an order, an age or a phone
-    number by the words around it ("error 1015 occurs", "port 8080 users")."""
+    """A number that is a code, a place in an order, an age, a law's paragraph or a phone
+    number by the words around it, or sits in code ("error 1015 occurs", "port 8080
+    users"): no figure, whichever rule read it."""
     if _phone(sentence, start) or "§" in sentence[max(0, start - 24) : start]:
         return True
     if sentence.count("`", 0, start) % 2:
